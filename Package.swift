@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+// snapsize: a size-selection service on D-Bus and AT-SPI2.
+// No outside Swift packages: the toolchain's own libraries plus libdbus-1 and libatspi-2 as system libraries.
+import PackageDescription
+
+let package = Package(
+    name: "snapsize",
+    products: [
+        .executable(name: "snapsizectl", targets: ["snapsizectl"]),
+        .executable(name: "snapcore-bench", targets: ["snapcore-bench"]),
+    ],
+    targets: [
+        // Pure Swift: the snapping rules and the selection state machine. No Foundation, no C.
+        .target(name: "SnapCore"),
+
+        // The command-line front end (argument parsing, commands, output).
+        .target(name: "SnapCLI", dependencies: ["SnapCore"]),
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
+
+        // Release-mode micro-benchmark of SnapCore (`make bench-core`).
+        .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
+
+        .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
