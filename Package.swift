@@ -11,10 +11,14 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: the snapping rules and the selection state machine. No Foundation, no C.
-        .target(name: "SnapCore"),
+        // (`rounded()` lowers to libm's round(), which the linker must be told about.)
+        .target(name: "SnapCore", linkerSettings: [.linkedLibrary("m")]),
+
+        // Parsers for flag and config-file values, shared by the daemon and the CLI.
+        .target(name: "SnapSettings", dependencies: ["SnapCore"]),
 
         // The command-line front end (argument parsing, commands, output).
-        .target(name: "SnapCLI", dependencies: ["SnapCore"]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings"]),
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).

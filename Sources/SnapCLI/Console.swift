@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command writes: data to `out`, messages to `err`. Tests pass closures that collect text.
+public struct Console {
+    public var out: (String) -> Void
+    public var err: (String) -> Void
+    /// True when stdout is a terminal (enables Unicode and colour in `show`).
+    public var isTerminal: Bool
+
+    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, isTerminal: Bool = false) {
+        self.out = out
+        self.err = err
+        self.isTerminal = isTerminal
+    }
+
+    /// The process's own stdout and stderr, unbuffered per line.
+    public static func standard() -> Console {
+        Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1)
+    }
+
+    public func line(_ text: String) { out(text + "\n") }
+    public func errorLine(_ text: String) { err(text + "\n") }
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return // stdout closed (e.g. piped into `head`): nothing useful left to do
+        }
+        bytes = bytes.dropFirst(written)
+    }
+}

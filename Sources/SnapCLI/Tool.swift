@@ -1,0 +1,85 @@
+/// `snapsizectl`: finds the subcommand, parses and validates its arguments, runs it, and turns
+/// every outcome into one of the documented exit statuses.
+public enum Tool {
+    public static let name = "snapsizectl"
+    public static let version = "0.1.0"
+
+    /// Every subcommand, in the order `--help` lists them.
+    public static var commands: [any Command.Type] { [
+        SnapCommand.self,
+    ] }
+
+    /// Runs `snapsizectl` with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String], context: CommandContext) -> Int32 {
+        let console = context.console
+        guard let first = arguments.first else {
+            console.err(helpText())
+            return ExitCode.usage.rawValue
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1, let command = command(named: arguments[1]) {
+                console.out(command.helpText(tool: name))
+            } else {
+                console.out(helpText())
+            }
+            return ExitCode.success.rawValue
+        case "--version":
+            console.line("\(name) \(version)")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            console.errorLine("\(name): unknown command '\(first)'. Run '\(name) --help' for the list.")
+            return ExitCode.usage.rawValue
+        }
+        let instance: any Command
+        do {
+            let parsed = try parse(Array(arguments.dropFirst()), specs: command.allArguments)
+            if parsed.has("help") {
+                console.out(command.helpText(tool: name))
+                return ExitCode.success.rawValue
+            }
+            instance = try command.init(parsed)
+        } catch {
+            console.errorLine("\(name) \(command.name): \(error.message)")
+            console.errorLine(command.usageLine(tool: name))
+            return ExitCode.usage.rawValue
+        }
+        do {
+            try instance.run(context)
+            return ExitCode.success.rawValue
+        } catch {
+            if !error.message.isEmpty { console.errorLine("\(name): \(error.message)") }
+            return error.code.rawValue
+        }
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+
+    /// The tool's help, generated from the command table.
+    public static func helpText() -> String {
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+        let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
+        return """
+            USAGE: \(name) <command> [options]
+
+            Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.
+
+            COMMANDS:
+            \(list.joined(separator: "\n"))
+
+            OPTIONS:
+              -h, --help    Show this help; '\(name) <command> --help' shows a command's.
+              --version     Show the version.
+
+            EXIT STATUS:
+              0 success, 1 the daemon refused the request, 64 usage error,
+              69 the daemon is not running and cannot be activated, 70 internal error.
+
+            """
+    }
+}

@@ -1,0 +1,58 @@
+/// The one mapping between track positions, values and indexes, used for input and for drawing.
+public struct Snapper: Equatable, Sendable {
+    public let sizes: SizeSet
+    public let track: Track
+    public let layout: Layout
+
+    public init(sizes: SizeSet = .standard, track: Track = .standard, layout: Layout = .ordinal) {
+        self.sizes = sizes
+        self.track = track
+        self.layout = layout
+    }
+
+    /// The index a pointer at `x` selects.
+    ///
+    /// Ordinal: the clamped fraction times the number of intervals, rounded to nearest with ties
+    /// away from zero. Numeric: the allowed size nearest to the value at `x`, ties to the larger.
+    /// Positions beyond either end select that end; they are never discarded.
+    @inline(__always)
+    public func index(at x: Double) throws(SnapError) -> Int {
+        guard x.isFinite else { throw .nonFinite(what: "the pointer position x") }
+        let intervals = sizes.count - 1
+        if intervals == 0 { return 0 }
+        // offset * intervals / usable is the spec's clamp(fraction) * intervals, multiplied before
+        // dividing so that an exact midpoint stays an exact .5 and the tie rule applies.
+        let offset = track.offset(at: x)
+        switch layout {
+        case .ordinal:
+            return Int((offset * Double(intervals) / track.usable).rounded(.toNearestOrAwayFromZero))
+        case .numeric:
+            let first = Double(sizes[0]), last = Double(sizes[intervals])
+            return sizes.nearestIndex(finite: first + offset * (last - first) / track.usable)
+        }
+    }
+
+    /// Where the thumb centre of `index` is drawn; the inverse of ``index(at:)``.
+    ///
+    /// A single size sits in the middle of the track.
+    public func position(of index: Int) throws(SnapError) -> Double {
+        guard sizes.contains(index: index) else { throw .indexOutOfRange(index: index, count: sizes.count) }
+        let intervals = sizes.count - 1
+        if intervals == 0 { return track.width / 2 }
+        switch layout {
+        case .ordinal:
+            return track.inset + Double(index) * track.usable / Double(intervals)
+        case .numeric:
+            let first = Double(sizes[0]), last = Double(sizes[intervals])
+            return track.inset + (Double(sizes[index]) - first) * track.usable / (last - first)
+        }
+    }
+
+    /// An index given as a number (an accessibility value write such as 3.6): rounded to nearest
+    /// with ties away from zero, then clamped to the valid indexes.
+    public func index(roundingIndexValue value: Double) throws(SnapError) -> Int {
+        guard value.isFinite else { throw .nonFinite(what: "the value") }
+        let rounded = value.rounded(.toNearestOrAwayFromZero)
+        return Int(min(max(rounded, 0), Double(sizes.lastIndex)))
+    }
+}
