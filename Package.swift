@@ -26,6 +26,7 @@ let package = Package(
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
+        .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

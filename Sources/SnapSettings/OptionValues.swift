@@ -19,6 +19,10 @@ public enum OptionValues {
             guard let value = Int(part) else {
                 throw InvalidValue("\(option): '\(part)' is not a whole number; give sizes like 20,40,60,80,100")
             }
+            // Sizes travel on D-Bus as int32 ('i').
+            guard value >= Int(Int32.min), value <= Int(Int32.max) else {
+                throw InvalidValue("\(option): \(value) is too large; sizes must lie within \(Int32.min)...\(Int32.max)")
+            }
             values.append(value)
         }
         do {

@@ -1,0 +1,184 @@
+import SnapCore
+
+/// Everything `snapsized` is configured with, after flags and the config file are merged.
+public struct DaemonSettings: Equatable, Sendable {
+    public enum Announce: String, CaseIterable, Sendable {
+        /// Announce committed changes while the slider does not hold screen-reader focus (Orca 45+).
+        case changes
+        /// Never send announcements.
+        case never
+    }
+
+    public var snapper = Snapper()
+    public var presentation = Presentation()
+    /// The size to start with when no saved state exists (snapped to the allowed sizes).
+    public var initialSize: Int?
+    /// Seconds without a Preview call after which an open preview is cancelled.
+    public var previewTimeout: Double = 30
+    /// Where the committed size is kept; nil with `--no-state`.
+    public var stateFile: String?
+    public var accessibility = true
+    public var announce = Announce.changes
+
+    public init() {}
+
+    /// The index to start from when nothing was saved: the initial size, else the middle one.
+    public var initialIndex: Int {
+        initialSize.map { snapper.sizes.index(nearestTo: $0) } ?? snapper.sizes.count / 2
+    }
+}
+
+/// One daemon option: its flag name (also its config-file key) and how it reads a value.
+public struct DaemonOption: Sendable {
+    public let name: String
+    public let valueName: String?
+    public let help: String
+
+    /// Every option `snapsized` accepts, in `--help` order. Config files use the same names as keys.
+    public static let all: [DaemonOption] = [
+        DaemonOption(name: "sizes", valueName: "list", help: "Allowed sizes, strictly increasing (default 20,40,60,80,100)."),
+        DaemonOption(name: "initial", valueName: "size", help: "Size to start with when none is saved (snapped; default the middle size)."),
+        DaemonOption(name: "label", valueName: "text", help: "What the control is called (default \"Circle size\")."),
+        DaemonOption(name: "unit", valueName: "text", help: "Unit spoken after a size (default \"points\")."),
+        DaemonOption(name: "layout", valueName: "ordinal|numeric", help: "How sizes are spread on the track (default ordinal)."),
+        DaemonOption(name: "track-width", valueName: "points", help: "Track width (default 336)."),
+        DaemonOption(name: "track-inset", valueName: "points", help: "Thumb radius at each end of the track (default 12)."),
+        DaemonOption(name: "preview-timeout", valueName: "seconds", help: "Cancel a preview after this long without a Preview call (default 30)."),
+        DaemonOption(name: "state-file", valueName: "path", help: "Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state)."),
+        DaemonOption(name: "no-state", valueName: nil, help: "Neither restore nor save the committed size."),
+        DaemonOption(name: "no-accessibility", valueName: nil, help: "Do not join the accessibility bus."),
+        DaemonOption(name: "announce", valueName: "changes|never", help: "Announce committed changes to screen readers when unfocused (default changes)."),
+        DaemonOption(name: "config", valueName: "path", help: "Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names."),
+    ]
+}
+
+/// What the daemon's command line asked for.
+public enum DaemonCommand: Equatable, Sendable {
+    case run(flags: [String: String])
+    case help
+    case version
+}
+
+public enum DaemonArguments {
+    /// Splits argv into option values (flags without a value map to ""), or help/version.
+    public static func parse(_ words: [String]) throws(InvalidValue) -> DaemonCommand {
+        var flags: [String: String] = [:]
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--help" || word == "-h" { return .help }
+            if word == "--version" { return .version }
+            guard word.hasPrefix("--") else { throw InvalidValue("unexpected argument '\(word)'") }
+            var name = String(word.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = DaemonOption.all.first(where: { $0.name == name }) else {
+                throw InvalidValue("unknown option '--\(name)'; see --help")
+            }
+            if option.valueName == nil {
+                if value != nil { throw InvalidValue("--\(name) takes no value") }
+                flags[name] = ""
+            } else if let value {
+                flags[name] = value
+            } else {
+                guard index < words.count else { throw InvalidValue("--\(name) needs a value") }
+                flags[name] = words[index]
+                index += 1
+            }
+        }
+        return .run(flags: flags)
+    }
+
+    /// Reads `key = value` lines ('#' starts a comment). Unknown keys are errors, so typos show.
+    public static func parseConfig(_ text: String, path: String) throws(InvalidValue) -> [String: String] {
+        var values: [String: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw InvalidValue("\(path):\(number + 1): expected 'key = value', got '\(trimmed)'")
+            }
+            let key = trimmed[..<equals].trimmingWhitespace()
+            let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
+            guard let option = DaemonOption.all.first(where: { $0.name == key }), key != "config" else {
+                throw InvalidValue("\(path):\(number + 1): unknown key '\(key)'")
+            }
+            if option.valueName == nil {
+                guard ["true", "yes", "1"].contains(value) || ["false", "no", "0"].contains(value) else {
+                    throw InvalidValue("\(path):\(number + 1): \(key) must be true or false")
+                }
+                if ["true", "yes", "1"].contains(value) { values[key] = "" }
+            } else {
+                values[key] = value
+            }
+        }
+        return values
+    }
+
+    /// Merges config-file values under flag values (flags win) and validates the result.
+    /// `defaultStateFile` is used unless `state-file` or `no-state` is given.
+    public static func settings(flags: [String: String], config: [String: String],
+                                defaultStateFile: String?) throws(InvalidValue) -> DaemonSettings {
+        let merged = config.merging(flags) { _, flag in flag }
+        var settings = DaemonSettings()
+        let sizes = try merged["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text) } ?? .standard
+        let width = try merged["track-width"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--track-width") } ?? Track.standard.width
+        let inset = try merged["track-inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--track-inset") } ?? Track.standard.inset
+        let layout = try merged["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) } ?? .ordinal
+        settings.snapper = Snapper(sizes: sizes, track: try OptionValues.track(width: width, inset: inset), layout: layout)
+        settings.presentation = Presentation(label: merged["label"] ?? "Circle size", unit: merged["unit"] ?? "points")
+        if let label = merged["label"], label.isEmpty { throw InvalidValue("--label: the label must not be empty") }
+        settings.initialSize = try merged["initial"].map { text throws(InvalidValue) in try OptionValues.integer(text, option: "--initial") }
+        if let timeout = merged["preview-timeout"] {
+            let seconds = try OptionValues.number(timeout, option: "--preview-timeout")
+            guard seconds > 0, seconds <= 86_400 else {
+                throw InvalidValue("--preview-timeout: give a number of seconds above 0 and at most 86400")
+            }
+            settings.previewTimeout = seconds
+        }
+        if merged["no-state"] != nil {
+            settings.stateFile = nil
+        } else if let path = merged["state-file"] {
+            guard !path.isEmpty else { throw InvalidValue("--state-file: the path must not be empty") }
+            settings.stateFile = path
+        } else {
+            settings.stateFile = defaultStateFile
+        }
+        settings.accessibility = merged["no-accessibility"] == nil
+        if let announce = merged["announce"] {
+            guard let value = DaemonSettings.Announce(rawValue: announce) else {
+                throw InvalidValue("--announce: '\(announce)' is not one of changes, never")
+            }
+            settings.announce = value
+        }
+        return settings
+    }
+
+    /// `snapsized --help`, generated from the option table.
+    public static func helpText() -> String {
+        let rows = DaemonOption.all.map { option in
+            ("--" + option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+        } + [("-h, --help", "Show this help."), ("--version", "Show the version.")]
+        let width = (rows.map { $0.0.count }.max() ?? 0) + 2
+        let table = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + $0.1 }
+        return """
+            USAGE: snapsized [options]
+
+            Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
+            as an accessible slider on the accessibility bus.
+
+            OPTIONS:
+            \(table.joined(separator: "\n"))
+
+            EXIT STATUS:
+              0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
+              75 the session bus went away (restart me).
+
+            """
+    }
+}
