@@ -20,8 +20,16 @@ let package = Package(
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
+        // libdbus-1 as a system library; only DBusKit may import it.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
+        .target(name: "TestSupport", dependencies: []),
+
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
