@@ -98,18 +98,11 @@ extension Connection {
         return [.string(introspectionDocument(path: path, tables: tables))]
     }
 
-    /// The full Introspect answer for `path`: the object's own tables, the standard interfaces
-    /// (only when something is exported there) and a `<node name=…/>` per exported child.
+    /// The full Introspect answer for `path` as this connection would send it: the object's own
+    /// tables plus the standard interfaces (only when something is exported there) and a
+    /// `<node name=…/>` per exported child.
     public func introspectionDocument(path: ObjectPath, tables: [InterfaceTable]) -> String {
-        var xml = StandardInterfaces.doctype + "<node>\n"
-        if exports.tables(for: path) != nil {
-            for table in StandardInterfaces.introspectionTables + tables {
-                xml += table.introspectionXML(indent: 2)
-            }
-        }
-        for child in exports.childNames(of: path) {
-            xml += "  <node name=\"\(xmlEscape(child))\"/>\n"
-        }
-        return xml + "</node>\n"
+        InterfaceTable.introspectionDocument(tables: tables, children: exports.childNames(of: path),
+                                             includeStandardInterfaces: exports.tables(for: path) != nil)
     }
 }

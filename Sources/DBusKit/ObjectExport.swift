@@ -35,6 +35,9 @@ struct ExportRegistry {
 extension Connection {
     /// Serves `interfaces` at `path`, plus Properties and Introspectable generated from them.
     /// Exporting the same path again replaces its tables.
+    ///
+    /// The connection keeps the tables (and so their handlers) until `unexport` or `close`; a handler
+    /// that needs the connection should capture it `unowned` or `weak` to avoid a reference cycle.
     public func export(path: ObjectPath, interfaces: [InterfaceTable]) throws(MethodError) {
         try registerRootFallback()
         exports.objects[path] = interfaces

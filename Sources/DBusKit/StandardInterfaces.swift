@@ -45,6 +45,25 @@ enum StandardInterfaces {
     }
 }
 
+extension InterfaceTable {
+    /// A complete introspection document (DOCTYPE, `<node>`) for an object with `tables`.
+    ///
+    /// Needs no bus, so a daemon can print its interface (`--print-introspection`) and tests can
+    /// diff it against a checked-in XML file. `children` become `<node name=…/>` entries.
+    public static func introspectionDocument(tables: [InterfaceTable], children: [String] = [],
+                                             includeStandardInterfaces: Bool = true) -> String {
+        var xml = StandardInterfaces.doctype + "<node>\n"
+        let all = (includeStandardInterfaces ? StandardInterfaces.introspectionTables : []) + tables
+        for table in all {
+            xml += table.introspectionXML(indent: 2)
+        }
+        for child in children {
+            xml += "  <node name=\"\(xmlEscape(child))\"/>\n"
+        }
+        return xml + "</node>\n"
+    }
+}
+
 /// Get/GetAll/Set semantics over a set of interface tables.
 ///
 /// Set does not emit PropertiesChanged by itself: the owner of the state knows whether the value

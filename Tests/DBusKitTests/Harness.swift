@@ -130,7 +130,7 @@ enum TestService {
         ], properties: [
             Property("Count", signature: "u", get: { .uint32(state.count) }),
             Property("Label", signature: "s", access: .readWrite, get: { .string(state.label) }, set: {
-                value, _ throws(MethodError) in
+                [unowned connection] value, _ throws(MethodError) in
                 guard let text = value.asString, !text.isEmpty else { throw MethodError(.invalidArgs, "empty label") }
                 state.label = text
                 try connection.emitPropertiesChanged(path: path, interface: interface, changed: [("Label", value)])

@@ -49,4 +49,29 @@ struct IntrospectionTests {
         ])
         #expect(table.introspectionXML(indent: 0).contains("name=\"x&lt;&quot;&amp;&apos;&gt;\""))
     }
+
+    @Test("a whole document needs no bus")
+    func document() {
+        let xml = InterfaceTable.introspectionDocument(tables: [InterfaceTable("org.example.Empty1")], children: ["a", "b"])
+        #expect(xml.hasPrefix("""
+            <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+            <node>
+
+            """))
+        #expect(xml.hasSuffix("""
+              <interface name="org.example.Empty1">
+              </interface>
+              <node name="a"/>
+              <node name="b"/>
+            </node>
+
+            """))
+        for standard in ["org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties"] {
+            #expect(xml.contains("<interface name=\"\(standard)\">"))
+        }
+        #expect(xml.contains("<signal name=\"PropertiesChanged\">"))
+        let bare = InterfaceTable.introspectionDocument(tables: [], includeStandardInterfaces: false)
+        #expect(!bare.contains("<interface"))
+    }
 }

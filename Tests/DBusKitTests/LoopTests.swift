@@ -172,3 +172,104 @@ struct LoopTests {
         #expect(error != nil)
     }
 }
+
+@Suite("Signals, fds and connection set-up")
+struct MoreLoopTests {
+    @Test("emitted signals reach onSignal handlers; cancelled ones stay quiet")
+    func signals() throws {
+        let bus = try startBus()
+        let address = bus.address
+        let kept = Recorder<SignalMessage>()
+        let dropped = Recorder<SignalMessage>()
+        let listener = try LoopThread { loop in
+            let connection = try Connection(address: address)
+            connection.addMatch("type='signal',interface='org.example.Test1'")
+            connection.onSignal(interface: "org.example.Test1", member: "Tick") { kept.append($0) }
+            let token = connection.onSignal(interface: "org.example.Test1", member: nil) { dropped.append($0) }
+            connection.cancel(token)
+            connection.onSignal(interface: "org.example.Test1", member: "Tock") { _ in Issue.record("wrong member") }
+            _ = try connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                    interface: "org.freedesktop.DBus", member: "GetId")
+            loop.add(connection)
+        }
+        let emitter = try Connection(address: bus.address)
+        try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
+                               arguments: [.uint32(7)])
+        // Nothing is sent for an empty change set.
+        try emitter.emitPropertiesChanged(path: TestService.path, interface: TestService.interface, changed: [])
+        emitter.flush()
+        #expect(waitUntil(timeout: 5) { !kept.items.isEmpty })
+        #expect(kept.items.first?.arguments == [.uint32(7)])
+        #expect(kept.items.first?.sender == emitter.uniqueName)
+        #expect(dropped.items.isEmpty)
+        listener.stop()
+    }
+
+    @Test("malformed arguments are rejected before sending")
+    func malformedArguments() throws {
+        let bus = try startBus()
+        let client = try Connection(address: bus.address)
+        let error = methodError { () throws(MethodError) in
+            try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
+                                  arguments: [.array(elementSignature: "u", [.string("x")])])
+        }
+        #expect(error?.name == .invalidArgs)
+        let badMember = methodError { () throws(MethodError) in
+            try client.emitSignal(path: .root, interface: TestService.interface, member: "not a member")
+        }
+        #expect(badMember?.name == .invalidArgs)
+    }
+
+    @Test("connecting to a missing bus throws libdbus's error")
+    func noServer() {
+        let error = methodError { () throws(MethodError) in _ = try Connection(address: "unix:path=/nonexistent/ss-bus") }
+        #expect(error?.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.") == true)
+        let bad = methodError { () throws(MethodError) in _ = try Connection(address: "nonsense") }
+        #expect(bad != nil)
+    }
+
+    @Test("file-descriptor watches fire when readable")
+    func fileWatch() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let readFD = fds[0]
+        let writeFD = fds[1]
+        defer { close(readFD); close(writeFD) }
+        let seen = Recorder<UInt8>()
+        let loop = try LoopThread { loop in
+            loop.watchFileDescriptor(readFD) {
+                var byte: UInt8 = 0
+                if read(readFD, &byte, 1) == 1 { seen.append(byte) }
+            }
+        }
+        var byte: UInt8 = 42
+        #expect(write(writeFD, &byte, 1) == 1)
+        #expect(waitUntil(timeout: 3) { seen.items == [42] })
+        loop.stop()
+    }
+
+    @Test("a generated config activates services from the given directory")
+    func activationDirectory() throws {
+        let services = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: services) }
+        let marker = services + "/activated.env"
+        try """
+            [D-BUS Service]
+            Name=org.example.Activated
+            Exec=/bin/sh -c 'env > \(marker); exit 3'
+
+            """.write(toFile: services + "/org.example.Activated.service", atomically: true, encoding: .utf8)
+        let bus = try PrivateSessionBus(serviceDirectories: [services])
+        let client = try Connection(address: bus.address)
+        // The helper records its environment and fails, so the call fails at once, but it was started.
+        let error = methodError { () throws(MethodError) in
+            _ = try client.call(destination: "org.example.Activated", path: .root, interface: "org.example.X",
+                                member: "Y", timeoutMilliseconds: 5000)
+        }
+        #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.Spawn.ChildExited", "\(String(describing: error))")
+        #expect(waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: marker) })
+        let environment = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
+        #expect(environment.contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)") || environment.contains("DBUS_STARTER_ADDRESS="),
+                "\(environment)")
+    }
+}
