@@ -6,6 +6,7 @@ import PackageDescription
 let package = Package(
     name: "snapsize",
     products: [
+        .executable(name: "snapsized", targets: ["snapsized"]),
         .executable(name: "snapsizectl", targets: ["snapsizectl"]),
         .executable(name: "snapcore-bench", targets: ["snapcore-bench"]),
     ],
@@ -17,6 +18,15 @@ let package = Package(
         // Parsers for flag and config-file values, shared by the daemon and the CLI.
         .target(name: "SnapSettings", dependencies: ["SnapCore"]),
 
+        // libdbus-1 as a system library; only DBusKit may import it.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+
+        // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1.
+        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit"]),
+        .executableTarget(name: "snapsized", dependencies: ["SnapService"]),
+
         // The command-line front end (argument parsing, commands, output).
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings"]),
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
@@ -24,9 +34,14 @@ let package = Package(
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
+        // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
+        .target(name: "TestSupport", dependencies: []),
+
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
+        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,102 @@
+internal import CDBus
+
+/// A signal as delivered to an `onSignal` handler.
+public struct SignalMessage: Sendable, Equatable {
+    /// The unique name of the emitter (empty on a peer-to-peer connection).
+    public var sender: String
+    public var path: ObjectPath
+    public var interface: String
+    public var member: String
+    public var arguments: [DBusValue]
+}
+
+/// Identifies an `onSignal` subscription for `cancel(_:)`.
+public struct SubscriptionToken: Hashable, Sendable {
+    let id: UInt64
+}
+
+struct SignalSubscription {
+    var interface: String?
+    var member: String?
+    var path: ObjectPath?
+    var handler: (SignalMessage) -> Void
+
+    func matches(_ message: Message) -> Bool {
+        if let interface, interface != message.interface { return false }
+        if let member, member != message.member { return false }
+        if let path, path != message.path { return false }
+        return true
+    }
+}
+
+/// Signals out (emission) and in (match rules and local handlers).
+extension Connection {
+    /// Broadcasts a signal from `path`. The corresponding C function is `dbus_message_new_signal`.
+    public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
+                           arguments: [DBusValue] = []) throws(MethodError) {
+        let message = try Message.signal(path: path, interface: interface, member: member)
+        try message.append(arguments)
+        send(message)
+    }
+
+    /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` (`sa{sv}as`) for `interface` on `path`.
+    ///
+    /// `changed` keeps the caller's order. Emits nothing when both lists are empty.
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
+                                      invalidated: [String] = []) throws(MethodError) {
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
+        try emitSignal(path: path, interface: .properties, member: "PropertiesChanged",
+                       arguments: [.string(interface.rawValue), .array(elementSignature: "{sv}", entries),
+                                   .stringArray(invalidated)])
+    }
+
+    /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.
+    ///
+    /// Asynchronous: no round trip, so a malformed rule is only reported by the bus, not thrown.
+    /// The corresponding C function is `dbus_bus_add_match` with a NULL error.
+    public func addMatch(_ rule: String) {
+        dbus_bus_add_match(raw, rule, nil)
+    }
+
+    /// Removes a rule added with `addMatch`. Asynchronous, like `addMatch`.
+    public func removeMatch(_ rule: String) {
+        dbus_bus_remove_match(raw, rule, nil)
+    }
+
+    /// Calls `handler` on the owning thread for each received signal matching the filter (nil matches anything).
+    ///
+    /// This only filters what already reaches the connection; add a match rule with `addMatch`
+    /// so the bus routes broadcast signals here in the first place.
+    @discardableResult
+    public func onSignal(interface: String?, member: String?, path: ObjectPath? = nil,
+                         handler: @escaping (SignalMessage) -> Void) -> SubscriptionToken {
+        let token = SubscriptionToken(id: nextSubscriptionID)
+        nextSubscriptionID += 1
+        subscriptions[token] = SignalSubscription(interface: interface, member: member, path: path, handler: handler)
+        return token
+    }
+
+    /// Stops a subscription made with `onSignal`. Unknown tokens are ignored.
+    public func cancel(_ token: SubscriptionToken) {
+        subscriptions[token] = nil
+    }
+
+    /// Runs every matching subscription. Arguments are read once, and only when someone listens.
+    func deliverSignal(_ message: Message) {
+        let matching = subscriptions.sorted { $0.key.id < $1.key.id }.filter { $0.value.matches(message) }
+        guard !matching.isEmpty, let path = message.path else { return }
+        let arguments: [DBusValue]
+        do {
+            arguments = try message.arguments()
+        } catch {
+            logError("dropping signal \(message.interface ?? "").\(message.member): \(error)")
+            return
+        }
+        let signal = SignalMessage(sender: message.sender, path: path, interface: message.interface ?? "",
+                                   member: message.member, arguments: arguments)
+        for (token, subscription) in matching where subscriptions[token] != nil {
+            subscription.handler(signal)
+        }
+    }
+}

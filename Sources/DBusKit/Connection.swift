@@ -1,0 +1,137 @@
+internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private connection to a message bus.
+///
+/// Not `Sendable`: one thread owns a connection, normally the thread running the `EventLoop`
+/// it was added to. Private (not shared) connections are used so that closing one never affects
+/// another part of the process, and exit-on-disconnect is off so a vanished bus becomes an
+/// `onDisconnect` callback instead of `_exit()`.
+public final class Connection {
+    let raw: OpaquePointer
+
+    /// The unique name the bus assigned to this connection, e.g. `:1.42`.
+    public let uniqueName: String
+
+    /// Called once, on the owning thread, when the connection drops (the bus went away).
+    /// Not called after an explicit `close()`.
+    public var onDisconnect: (() -> Void)?
+
+    var isClosed = false
+    var disconnectReported = false
+    var exports = ExportRegistry()
+    var rootFallbackRegistered = false
+    var subscriptions: [SubscriptionToken: SignalSubscription] = [:]
+    var nextSubscriptionID: UInt64 = 1
+
+    /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
+    public static func session() throws(MethodError) -> Connection {
+        guard let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty else {
+            throw MethodError(.badAddress, "DBUS_SESSION_BUS_ADDRESS is not set")
+        }
+        return try Connection(address: address)
+    }
+
+    /// Opens a private connection to the bus at `address` and registers with it (`Hello`).
+    ///
+    /// The corresponding C functions are `dbus_connection_open_private` and `dbus_bus_register`.
+    public init(address: String) throws(MethodError) {
+        _ = threadsInitialised
+        let opened = try withDBusError { error in dbus_connection_open_private(address, error) }
+        guard let opened else { throw MethodError(.failed, "dbus_connection_open_private returned NULL") }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        do throws(MethodError) {
+            let ok = try withDBusError { error in dbus_bus_register(opened, error) }
+            if ok == 0 { throw MethodError(.failed, "dbus_bus_register failed") }
+        } catch {
+            dbus_connection_close(opened)
+            dbus_connection_unref(opened)
+            throw error
+        }
+        raw = opened
+        uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
+        checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
+                    "dbus_connection_add_filter")
+    }
+
+    deinit {
+        close()
+        dbus_connection_unref(raw)
+    }
+
+    /// True until the bus goes away or `close()` is called.
+    public var isConnected: Bool { !isClosed && dbus_connection_get_is_connected(raw) != 0 }
+
+    /// Asks the bus for `name`; returns true when this connection is now (or already was) its primary owner.
+    ///
+    /// Never queues (`DBUS_NAME_FLAG_DO_NOT_QUEUE`): a name that is taken simply yields false.
+    /// The corresponding C function is `dbus_bus_request_name`.
+    @discardableResult
+    public func requestName(_ name: BusName, replaceExisting: Bool = false) throws(MethodError) -> Bool {
+        var flags = UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
+        if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
+        let result = try withDBusError { error in dbus_bus_request_name(raw, name.rawValue, flags, error) }
+        return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
+    }
+
+    /// Gives up `name`; returns true when this connection owned it. The corresponding C function is `dbus_bus_release_name`.
+    @discardableResult
+    public func releaseName(_ name: BusName) throws(MethodError) -> Bool {
+        let result = try withDBusError { error in dbus_bus_release_name(raw, name.rawValue, error) }
+        return result == DBUS_RELEASE_NAME_REPLY_RELEASED
+    }
+
+    /// Closes the connection. Exported objects and signal handlers are dropped; `onDisconnect` is not called.
+    /// Idempotent; `deinit` calls it too.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        dbus_connection_remove_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque())
+        if rootFallbackRegistered {
+            _ = dbus_connection_unregister_object_path(raw, "/")
+            rootFallbackRegistered = false
+        }
+        dbus_connection_close(raw)
+        exports = ExportRegistry()
+        subscriptions = [:]
+    }
+
+    /// Writes out everything queued for sending, blocking until done. Rarely needed: the event loop
+    /// flushes through its write watches. The corresponding C function is `dbus_connection_flush`.
+    public func flush() { dbus_connection_flush(raw) }
+
+    /// Sends `message` without waiting; false only when libdbus could not queue it (out of memory).
+    func send(_ message: Message) {
+        checkMemory(dbus_connection_send(raw, message.raw, nil), "dbus_connection_send")
+    }
+
+    /// Reports the drop once. Called from the filter (Local.Disconnected) and by the event loop
+    /// when it finds the connection no longer connected.
+    func noteDisconnected() {
+        guard !disconnectReported, !isClosed else { return }
+        disconnectReported = true
+        onDisconnect?()
+    }
+
+    /// Everything that passes the connection-wide filter: disconnection and subscribed signals.
+    /// Always lets the message continue to the object tree.
+    func filter(_ message: Message) {
+        guard message.isSignal else { return }
+        if message.interface == DBUS_INTERFACE_LOCAL && message.member == "Disconnected" {
+            noteDisconnected()
+            return
+        }
+        deliverSignal(message)
+    }
+}
+
+/// The one trampoline for connection filters (`dbus_connection_add_filter`); `userData` is the
+/// unretained `Connection`, which removes the filter before it goes away.
+private let filterTrampoline: DBusHandleMessageFunction = { _, message, userData in
+    guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let connection = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
+    connection.filter(Message(retaining: message))
+    return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}

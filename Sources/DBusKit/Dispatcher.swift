@@ -1,0 +1,108 @@
+/// Routing one incoming method call to a table row and sending exactly one reply.
+///
+/// The order of checks follows dbus-broker's driver: object, interface, member, then the
+/// signature, all before any handler runs, so handlers never see malformed input.
+extension Connection {
+    func dispatchMethodCall(_ message: Message) {
+        let result: Result<[DBusValue], MethodError>
+        do {
+            result = .success(try route(message))
+        } catch {
+            result = .failure(error)
+        }
+        reply(to: message, with: result)
+    }
+
+    /// Sends the reply (unless the caller asked for none). Outputs that cannot be written are a
+    /// program bug in a handler: they become `Failed` on the wire and a line on stderr.
+    func reply(to message: Message, with result: Result<[DBusValue], MethodError>) {
+        guard message.expectsReply else { return }
+        switch result {
+        case .success(let values):
+            let reply = message.methodReturn()
+            do {
+                try reply.append(values)
+                send(reply)
+            } catch {
+                logError("reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
+                send(message.errorReply(MethodError(.failed, "Internal error: malformed reply")))
+            }
+        case .failure(let error):
+            send(message.errorReply(error))
+        }
+    }
+
+    private func route(_ message: Message) throws(MethodError) -> [DBusValue] {
+        guard let path = message.path else { throw MethodError(.unknownObject, "Method call without a path") }
+        let interface = message.interface
+        let member = message.member
+        guard let tables = exports.tables(for: path) else {
+            if interface == InterfaceName.introspectable.rawValue || interface == nil, member == "Introspect",
+               !exports.childNames(of: path).isEmpty {
+                return try introspect(message, path: path, tables: [])
+            }
+            throw MethodError(.unknownObject, "No such object path '\(path.rawValue)'")
+        }
+        let all = tables + standardTables(path: path, tables: tables)
+        let table: InterfaceTable
+        if let interface {
+            guard let found = all.first(where: { $0.name == interface }) else {
+                throw MethodError(.unknownInterface, "No such interface '\(interface)' on object at path \(path.rawValue)")
+            }
+            table = found
+        } else {
+            guard let found = all.first(where: { $0.method(named: member) != nil }) else {
+                throw unknownMethod(message)
+            }
+            table = found
+        }
+        guard let method = table.method(named: member) else { throw unknownMethod(message) }
+        let signature = message.signature
+        guard signature == method.inputSignature else {
+            throw MethodError(.invalidArgs,
+                              "Method \(member) expects signature \"\(method.inputSignature)\" but got \"\(signature)\"")
+        }
+        let call = MethodCall(sender: message.sender, path: path, interface: interface, member: member,
+                              arguments: try message.arguments())
+        let outputs = try method.handler(call)
+        let produced = DBusKit.signature(of: outputs)
+        guard produced == method.outputSignature else {
+            logError("handler of \(table.name).\(member) returned \"\(produced)\" but declares \"\(method.outputSignature)\"")
+            throw MethodError(.failed, "Internal error: \(member) produced a reply of the wrong type")
+        }
+        return outputs
+    }
+
+    private func unknownMethod(_ message: Message) -> MethodError {
+        MethodError(.unknownMethod, "Method \"\(message.member)\" with signature \"\(message.signature)\" on interface "
+                        + "\"\(message.interface ?? "(null)")\" doesn't exist")
+    }
+
+    /// Properties and Introspectable for an object, generated from its own tables.
+    /// (Peer is answered by libdbus itself inside `dbus_connection_dispatch`.)
+    private func standardTables(path: ObjectPath, tables: [InterfaceTable]) -> [InterfaceTable] {
+        [
+            StandardInterfaces.properties(PropertiesProvider(tables: tables)),
+            InterfaceTable(InterfaceName.introspectable.rawValue, methods: [
+                Method("Introspect", outputs: [Argument("xml_data", "s")]) { [unowned self] _ throws(MethodError) in
+                    [.string(self.introspectionDocument(path: path, tables: tables))]
+                },
+            ]),
+        ]
+    }
+
+    private func introspect(_ message: Message, path: ObjectPath, tables: [InterfaceTable]) throws(MethodError) -> [DBusValue] {
+        guard message.signature.isEmpty else {
+            throw MethodError(.invalidArgs, "Method Introspect expects signature \"\" but got \"\(message.signature)\"")
+        }
+        return [.string(introspectionDocument(path: path, tables: tables))]
+    }
+
+    /// The full Introspect answer for `path` as this connection would send it: the object's own
+    /// tables plus the standard interfaces (only when something is exported there) and a
+    /// `<node name=…/>` per exported child.
+    public func introspectionDocument(path: ObjectPath, tables: [InterfaceTable]) -> String {
+        InterfaceTable.introspectionDocument(tables: tables, children: exports.childNames(of: path),
+                                             includeStandardInterfaces: exports.tables(for: path) != nil)
+    }
+}

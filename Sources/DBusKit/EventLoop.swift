@@ -1,0 +1,213 @@
+internal import CDBus
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Identifies a one-shot timer for `EventLoop.cancel(_:)`.
+public struct TimerID: Hashable, Sendable {
+    let id: UInt64
+}
+
+/// Identifies a file-descriptor watch for `EventLoop.unwatch(_:)`.
+public struct FileWatchID: Hashable, Sendable {
+    let id: UInt64
+}
+
+/// A single-threaded poll(2) loop serving any number of connections, timers, signals and fds.
+///
+/// It never wakes up on its own: poll sleeps until an fd is ready or the nearest deadline (a
+/// timer or a libdbus timeout) passes, and blocks indefinitely when there is none. Everything
+/// except `handle` must be used on the thread that calls `run()`.
+public final class EventLoop {
+    private let waker = LoopWaker()
+    private var bindings: [ConnectionBinding] = []
+    private var timers: [TimerID: (deadline: Double, action: () -> Void)] = [:]
+    private var fileWatches: [FileWatchID: (fd: Int32, handler: () -> Void)] = [:]
+    private var signalHandlers: [Int32: () -> Void] = [:]
+    private var nextID: UInt64 = 1
+
+    public init() {}
+
+    deinit {
+        for binding in bindings { binding.detach() }
+        if signalPipeFD.load(ordering: .relaxed) == waker.writeFD {
+            for signo in signalHandlers.keys { restoreDefaultSignal(signo) }
+            signalPipeFD.store(-1, ordering: .relaxed)
+        }
+    }
+
+    /// The thread-safe handle: `stop()` and `execute(_:)` from any thread.
+    public var handle: LoopHandle { LoopHandle(waker: waker) }
+
+    /// Makes `run()` return after the current iteration (from the loop's own thread; use `handle` elsewhere).
+    public func stop() { handle.stop() }
+
+    // MARK: Connections
+
+    /// Serves `connection` from this loop: its fds, its libdbus timeouts and its dispatching.
+    /// When the bus goes away the connection's `onDisconnect` runs and it is removed automatically.
+    public func add(_ connection: Connection) {
+        guard !bindings.contains(where: { $0.connection === connection }) else { return }
+        let binding = ConnectionBinding(connection)
+        bindings.append(binding)
+        binding.attach()
+    }
+
+    /// Stops serving `connection` (it stays open).
+    public func remove(_ connection: Connection) {
+        guard let index = bindings.firstIndex(where: { $0.connection === connection }) else { return }
+        bindings.remove(at: index).detach()
+    }
+
+    /// The connections currently served.
+    public var connections: [Connection] { bindings.map(\.connection) }
+
+    // MARK: Timers, fds, signals
+
+    /// Runs `action` once on the loop thread after `seconds`.
+    @discardableResult
+    public func schedule(after seconds: Double, _ action: @escaping () -> Void) -> TimerID {
+        let id = TimerID(id: makeID())
+        timers[id] = (monotonicNow() + max(0, seconds), action)
+        return id
+    }
+
+    /// Cancels a timer that has not fired yet; anything else is ignored.
+    public func cancel(_ timer: TimerID) {
+        timers[timer] = nil
+    }
+
+    /// Calls `handler` whenever `fd` is readable, or has hung up or failed. The handler must read
+    /// (or unwatch) the fd, otherwise poll keeps reporting it. An fd that becomes invalid is unwatched.
+    @discardableResult
+    public func watchFileDescriptor(_ fd: Int32, handler: @escaping () -> Void) -> FileWatchID {
+        let id = FileWatchID(id: makeID())
+        fileWatches[id] = (fd, handler)
+        return id
+    }
+
+    public func unwatch(_ watch: FileWatchID) {
+        fileWatches[watch] = nil
+    }
+
+    /// Runs `handler` on the loop thread when the process receives `signo` (e.g. SIGTERM → `stop()`).
+    ///
+    /// A sigaction handler writes the signal number into the loop's self-pipe, so the handler
+    /// itself runs outside signal context. Signals are process-wide: the last loop to call this owns them.
+    public func onSignal(_ signo: Int32, _ handler: @escaping () -> Void) {
+        signalHandlers[signo] = handler
+        signalPipeFD.store(waker.writeFD, ordering: .relaxed)
+        installSignalTrampoline(signo)
+    }
+
+    private func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()` (or `handle.stop()`) is called.
+    ///
+    /// Clears this thread's signal mask first: threads spawned from Swift concurrency workers
+    /// can inherit a mask with SIGTERM blocked (feasibility §6.3), which would silently disable
+    /// `onSignal`.
+    public func run() {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, nil)
+        while !waker.stopRequested.exchange(false, ordering: .sequentiallyConsistent) {
+            iterate()
+        }
+    }
+
+    /// Runs until `stop()` is called or `seconds` have passed. Handy in tests.
+    public func run(seconds: Double) {
+        let timer = schedule(after: seconds) { [unowned self] in self.stop() }
+        run()
+        cancel(timer)
+    }
+
+    /// One round: dispatch what is queued, sleep in poll, then handle what woke us.
+    private func iterate() {
+        dispatchAndReap()
+        if waker.stopRequested.load(ordering: .sequentiallyConsistent) { return }
+
+        // Snapshot what we poll, so callbacks that add or remove entries cannot confuse the indices.
+        let watches = bindings.flatMap(\.watches).filter { $0.isValid && $0.enabled && !$0.hungUp }
+        let files = Array(fileWatches)
+        var fds = [pollfd(fd: waker.readFD, events: Int16(POLLIN), revents: 0)]
+        fds += watches.map { pollfd(fd: $0.fd, events: $0.pollEvents, revents: 0) }
+        fds += files.map { pollfd(fd: $0.value.fd, events: Int16(POLLIN), revents: 0) }
+
+        let ready = poll(&fds, nfds_t(fds.count), pollTimeoutMilliseconds())
+        if ready < 0 && errno != EINTR {
+            logError("poll failed with errno \(errno)")
+        }
+        if ready > 0 {
+            if fds[0].revents != 0 { handleWakeUp() }
+            for (offset, watch) in watches.enumerated() where fds[offset + 1].revents != 0 && watch.isValid {
+                watch.handle(fds[offset + 1].revents)
+            }
+            for (offset, file) in files.enumerated() {
+                let revents = fds[offset + 1 + watches.count].revents
+                guard revents != 0, fileWatches[file.key] != nil else { continue }
+                if revents & Int16(POLLNVAL) != 0 {
+                    fileWatches[file.key] = nil
+                } else {
+                    file.value.handler()
+                }
+            }
+        }
+        fireDueTimeouts()
+        fireDueTimers()
+        dispatchAndReap()
+    }
+
+    /// The poll timeout: until the nearest timer or libdbus timeout, or -1 (sleep until an fd is ready).
+    private func pollTimeoutMilliseconds() -> Int32 {
+        let dbusDeadlines = bindings.flatMap(\.timeouts).filter { $0.isValid && $0.enabled }.map(\.deadline)
+        guard let nearest = (dbusDeadlines + timers.values.map(\.deadline)).min() else { return -1 }
+        let milliseconds = ((nearest - monotonicNow()) * 1000).rounded(.up)
+        return Int32(min(max(milliseconds, 0), Double(Int32.max)))
+    }
+
+    private func handleWakeUp() {
+        let signals = waker.drain()
+        let jobs = waker.jobs.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
+        }
+        for job in jobs { job(self) }
+        for signo in signals { signalHandlers[signo]?() }
+    }
+
+    private func fireDueTimeouts() {
+        let now = monotonicNow()
+        for timeout in bindings.flatMap(\.timeouts) where timeout.isValid && timeout.enabled && timeout.deadline <= now {
+            timeout.rearm()
+            _ = dbus_timeout_handle(timeout.raw)  // FALSE = OOM; libdbus retries at the next interval
+        }
+    }
+
+    private func fireDueTimers() {
+        let now = monotonicNow()
+        let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+        for (id, timer) in due where timers[id] != nil {
+            timers[id] = nil
+            timer.action()
+        }
+    }
+
+    /// Dispatches every connection until nothing remains, then drops those whose bus went away
+    /// (after their `onDisconnect` ran), so a dead socket is never polled again.
+    private func dispatchAndReap() {
+        for binding in bindings {
+            binding.dispatchAll()
+        }
+        for binding in bindings where dbus_connection_get_is_connected(binding.connection.raw) == 0 {
+            binding.connection.noteDisconnected()
+            remove(binding.connection)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Synchronization
+
+/// The self-pipe of an `EventLoop`: other threads and signal handlers wake the loop by writing one
+/// byte to it. Byte 0 means "look at the job queue / stop flag"; any other byte is a signal number.
+///
+/// Owns the pipe, so the write end stays valid for as long as any `LoopHandle` exists.
+final class LoopWaker: Sendable {
+    let readFD: Int32
+    let writeFD: Int32
+    let stopRequested = Atomic<Bool>(false)
+    let jobs = Mutex<[@Sendable (EventLoop) -> Void]>([])
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        // pipe fails only when the process is out of file descriptors: there is no loop without it.
+        guard pipe(&fds) == 0 else {
+            fatalError("EventLoop: pipe failed with errno \(errno)")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)  // a full pipe must not block a signal handler
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Async-signal-safe: a single write(2). A full pipe already guarantees a wake-up.
+    func wake() {
+        var byte: UInt8 = 0
+        _ = write(writeFD, &byte, 1)
+    }
+
+    /// Reads all pending bytes; returns the signal numbers among them, in order.
+    func drain() -> [Int32] {
+        var signals: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(readFD, &buffer, buffer.count)
+            if n <= 0 { break }
+            signals += buffer[0..<n].filter { $0 != 0 }.map(Int32.init)
+        }
+        return signals
+    }
+}
+
+/// The thread-safe face of an `EventLoop`: stop it or run a job on its thread from anywhere.
+public struct LoopHandle: Sendable {
+    let waker: LoopWaker
+
+    /// Makes `run()` return after the current iteration.
+    public func stop() {
+        waker.stopRequested.store(true, ordering: .sequentiallyConsistent)
+        waker.wake()
+    }
+
+    /// Runs `job` on the loop's thread during its next iteration.
+    public func execute(_ job: @escaping @Sendable (EventLoop) -> Void) {
+        waker.jobs.withLock { $0.append(job) }
+        waker.wake()
+    }
+}
+
+// MARK: - POSIX signals
+
+/// The write end of the pipe of the loop that handles POSIX signals (-1: none). Signals are
+/// process-wide, so one loop at a time owns them; an atomic keeps the handler async-signal-safe.
+let signalPipeFD = Atomic<Int32>(-1)
+
+/// The one sigaction trampoline: forwards the signal number into the loop's self-pipe.
+let signalTrampoline: @convention(c) (Int32) -> Void = { signo in
+    let savedErrno = errno
+    var byte = UInt8(truncatingIfNeeded: signo)
+    let fd = signalPipeFD.load(ordering: .relaxed)
+    if fd >= 0 { _ = write(fd, &byte, 1) }
+    errno = savedErrno
+}
+
+/// Installs `signalTrampoline` for `signo` (SA_RESTART, nothing blocked during the handler).
+func installSignalTrampoline(_ signo: Int32) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = signalTrampoline
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(signo, &action, nil)
+}
+
+/// Restores the default disposition of `signo`.
+func restoreDefaultSignal(_ signo: Int32) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&action.sa_mask)
+    sigaction(signo, &action, nil)
+}
+
+/// Seconds on the monotonic clock, for deadlines.
+func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

@@ -1,0 +1,129 @@
+import DBusKit
+import Glibc
+import SnapCore
+import SnapSettings
+
+/// `snapsized`: reads its settings, restores the committed size, serves it on the session bus
+/// (and the accessibility bus), and runs one event loop until SIGTERM/SIGINT or the bus goes away.
+public enum Daemon {
+    public static let version = "0.1.0"
+
+    /// Exit statuses, documented in `snapsized --help`.
+    public enum Status: Int32 {
+        case stopped = 0
+        case usage = 64
+        case unavailable = 69
+        case busLost = 75
+    }
+
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let flags: [String: String]
+        do {
+            switch try DaemonArguments.parse(arguments) {
+            case .help:
+                print(DaemonArguments.helpText(), terminator: "")
+                return Status.stopped.rawValue
+            case .version:
+                print("snapsized \(version)")
+                return Status.stopped.rawValue
+            case .run(let parsed):
+                flags = parsed
+            }
+        } catch {
+            log(error.message)
+            return Status.usage.rawValue
+        }
+        let settings: DaemonSettings
+        do {
+            let config = try readConfig(path: flags["config"] ?? defaultConfigPath(environment: environment),
+                                        explicit: flags["config"] != nil)
+            settings = try DaemonArguments.settings(flags: flags, config: config,
+                                                    defaultStateFile: defaultStatePath(environment: environment))
+        } catch {
+            log(error.message)
+            return Status.usage.rawValue
+        }
+        let model = makeModel(settings)
+        return serve(model: model, settings: settings).rawValue
+    }
+
+    /// The config file's values; a missing default file is normal, a broken one is reported.
+    static func readConfig(path: String?, explicit: Bool) throws(InvalidValue) -> [String: String] {
+        guard let path else { return [:] }
+        switch TextFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
+        case .missing:
+            if explicit { throw InvalidValue("--config: \(path) does not exist") }
+            return [:]
+        case .unusable(let reason):
+            if explicit { throw InvalidValue("--config: \(path) cannot be used: \(reason)") }
+            log("ignoring the config file \(path): \(reason); using the built-in defaults and flags")
+            return [:]
+        case .text(let text):
+            return try DaemonArguments.parseConfig(text, path: path)
+        }
+    }
+
+    /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial one.
+    static func makeModel(_ settings: DaemonSettings) -> SelectionModel {
+        let sizes = settings.snapper.sizes
+        var index = settings.initialIndex
+        let store = settings.stateFile.map(StateStore.init(path:))
+        if let store {
+            switch store.load() {
+            case .missing:
+                break
+            case .size(let saved):
+                index = sizes.index(nearestTo: saved)
+                if sizes[index] != saved {
+                    log("the saved size \(saved) is not one of \(sizes.sizes); using \(sizes[index]) instead")
+                }
+            case .unusable(let reason, let movedTo):
+                let kept = movedTo.map { "; it was kept as \($0)" } ?? ""
+                log("the state file \(store.path) could not be used: \(reason)\(kept); starting at \(sizes[index])")
+            }
+        }
+        // `index` comes from SizeSet's own lookups, so it is always valid.
+        let selection = try! Selection(snapper: settings.snapper, committed: index)
+        return SelectionModel(selection: selection, presentation: settings.presentation, store: store)
+    }
+
+    /// Connects, exports, takes the name and runs the loop; returns how it ended.
+    static func serve(model: SelectionModel, settings: DaemonSettings) -> Status {
+        let loop = EventLoop()
+        let session: Connection
+        do {
+            session = try Connection.session()
+        } catch {
+            log("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+            return .unavailable
+        }
+        loop.add(session)
+        let object = SizeSelectorObject(model: model, connection: session, loop: loop,
+                                        previewTimeout: settings.previewTimeout)
+        do {
+            try object.start()
+            guard try session.requestName(SizeSelectorObject.busName) else {
+                log("\(SizeSelectorObject.busName.rawValue) is already owned on this session bus: another snapsized is running")
+                return .unavailable
+            }
+        } catch {
+            log("cannot serve \(SizeSelectorObject.busName.rawValue): \(error.message)")
+            return .unavailable
+        }
+        var status = Status.stopped
+        session.onDisconnect = {
+            log("the session bus went away; exiting so that the session can start me again")
+            status = .busLost
+            loop.stop()
+        }
+        loop.onSignal(SIGTERM) { loop.stop() }
+        loop.onSignal(SIGINT) { loop.stop() }
+        loop.run()
+        if status == .stopped {
+            // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
+            _ = try? model.perform { $0.endPreview() }
+            session.flush()
+        }
+        return status
+    }
+}

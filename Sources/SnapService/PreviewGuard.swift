@@ -1,0 +1,77 @@
+import DBusKit
+import SnapCore
+
+/// Makes sure no preview stays stuck: it ends the preview when its owner leaves the bus
+/// (NameOwnerChanged, matched for that one name only, so other clients coming and going never
+/// wake the daemon) or when the owner sends no Preview for `timeout` seconds.
+final class PreviewGuard {
+    private let model: SelectionModel
+    private let connection: Connection
+    private let loop: EventLoop
+    private let timeout: Double
+    private var watched: (owner: PreviewOwner, rule: String)?
+    private var timer: TimerID?
+    private var subscription: SubscriptionToken?
+
+    init(model: SelectionModel, connection: Connection, loop: EventLoop, timeout: Double) {
+        self.model = model
+        self.connection = connection
+        self.loop = loop
+        self.timeout = timeout
+    }
+
+    /// The owner moved its preview: restart the silence timer.
+    func touched(by owner: PreviewOwner) {
+        guard model.previewOwner == owner else { return }
+        if let timer { loop.cancel(timer) }
+        timer = loop.schedule(after: timeout) { [unowned self] in
+            self.timer = nil
+            log("the preview of \(owner.id) timed out after \(self.timeout) s without a Preview call; cancelled")
+            _ = try? self.model.perform { $0.endPreview() }
+        }
+    }
+
+    /// A preview opened or closed: watch its owner, or stop watching.
+    func previewChanged() {
+        let owner = model.previewOwner
+        if watched?.owner == owner { return }
+        if let watched {
+            connection.removeMatch(watched.rule)
+            self.watched = nil
+        }
+        if owner == nil, let timer {
+            loop.cancel(timer)
+            self.timer = nil
+        }
+        guard let owner else { return }
+        if subscription == nil {
+            subscription = connection.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
+                [unowned self] signal in
+                guard signal.sender == "org.freedesktop.DBus",
+                      signal.arguments.count == 3, let name = signal.arguments[0].asString,
+                      signal.arguments[2].asString == "" else { return }
+                self.vanished(PreviewOwner(name))
+            }
+        }
+        let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+            + "member='NameOwnerChanged',arg0='\(owner.id)'"
+        connection.addMatch(rule)
+        watched = (owner, rule)
+        // The owner may have left before the match was in place; the bus answers in order, so
+        // asking now closes that gap.
+        do {
+            try connection.callAsync(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                     interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                     arguments: [.string(owner.id)], timeoutMilliseconds: 5000) { [weak self] reply in
+                if case .success(let values) = reply, values.first?.asBool == false { self?.vanished(owner) }
+            }
+        } catch {
+            log("could not ask whether \(owner.id) is still on the bus: \(error)")
+        }
+    }
+
+    private func vanished(_ owner: PreviewOwner) {
+        guard model.previewOwner == owner else { return }
+        _ = try? model.perform { $0.ownerVanished(owner) }
+    }
+}

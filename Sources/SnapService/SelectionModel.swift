@@ -1,0 +1,74 @@
+import SnapCore
+
+/// Why the model refused a request.
+public enum ModelError: Error, Equatable {
+    /// The core refused it (a preview is open, an index out of range, a non-finite x...).
+    case refused(SnapError)
+    /// The new committed size could not be saved, so nothing changed.
+    case saveFailed(String)
+}
+
+/// The one owner of the selection. The D-Bus object and the accessible slider ask it to change,
+/// and emit what it reports changed; neither keeps a copy of the index.
+///
+/// A transition runs on a copy first. If it changes the committed index, the new size is saved
+/// durably before anything else happens, so that a reply the client sees is never lost; a failed
+/// save refuses the request and leaves everything as it was.
+public final class SelectionModel {
+    public private(set) var selection: Selection
+    public let presentation: Presentation
+    private let store: StateStore?
+    private var observers: [(SelectionChange) -> Void] = []
+
+    public init(selection: Selection, presentation: Presentation, store: StateStore?) {
+        self.selection = selection
+        self.presentation = presentation
+        self.store = store
+    }
+
+    /// `observer` runs after every change, with exactly what changed (never with an empty change).
+    public func observe(_ observer: @escaping (SelectionChange) -> Void) {
+        observers.append(observer)
+    }
+
+    /// Applies `transition`, saving and notifying as described above, and returns its result.
+    @discardableResult
+    public func perform<Result>(_ transition: (inout Selection) throws(SnapError) -> Result,
+                                change: (Result) -> SelectionChange) throws(ModelError) -> Result {
+        var next = selection
+        let result: Result
+        do {
+            result = try transition(&next)
+        } catch {
+            throw .refused(error)
+        }
+        let changed = change(result)
+        if changed.committed != nil, let store, let problem = store.save(size: next.committedSize) {
+            throw .saveFailed(problem)
+        }
+        selection = next
+        if !changed.isEmpty {
+            for observer in observers { observer(changed) }
+        }
+        return result
+    }
+
+    /// The common case: a transition that returns its change.
+    @discardableResult
+    public func perform(_ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(ModelError) -> SelectionChange {
+        try perform(transition, change: { $0 })
+    }
+
+    // MARK: Read-only views for the adapters
+
+    public var sizes: SizeSet { selection.sizes }
+    public var snapper: Snapper { selection.snapper }
+    public var committedIndex: Int { selection.committed }
+    public var committedSize: Int { selection.committedSize }
+    public var shownIndex: Int { selection.shown }
+    public var shownSize: Int { selection.shownSize }
+    public var isPreviewing: Bool { selection.isPreviewing }
+    public var previewOwner: PreviewOwner? { selection.preview?.owner }
+    public var valueText: String { presentation.valueText(size: selection.shownSize) }
+    public var committedValueText: String { presentation.valueText(size: selection.committedSize) }
+}

@@ -1,0 +1,131 @@
+import Glibc
+import SnapCore
+
+/// Keeps the committed size on disk so that an acknowledged commit survives `kill -9`.
+///
+/// The file holds one line, `size=60`. It is replaced atomically: a temporary file in the same
+/// folder is written, fsynced and renamed over the old one, and the folder is fsynced, so a reader
+/// (or a restart after a crash) sees the old file or the new one, never a half-written one.
+public struct StateStore: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// What `load` found.
+    public enum Loaded: Equatable, Sendable {
+        /// No file yet: start from the initial size.
+        case missing
+        /// A saved size (not necessarily one of today's sizes; the caller snaps it).
+        case size(Int)
+        /// The file could not be used; it was moved to `movedTo` (nil if even that failed).
+        case unusable(reason: String, movedTo: String?)
+    }
+
+    /// The largest file we are willing to read; a state file is a dozen bytes.
+    static let maximumBytes = 4096
+
+    public func load() -> Loaded {
+        switch TextFile.read(path, maximumBytes: StateStore.maximumBytes, followLinks: false) {
+        case .missing:
+            return .missing
+        case .unusable(let reason):
+            return moveAside(reason)
+        case .text(let text):
+            guard let size = StateStore.parse(text) else {
+                return moveAside("it does not hold a line 'size=<whole number>'")
+            }
+            return .size(size)
+        }
+    }
+
+    /// The one format reader: `size=<integer>` and nothing else but blank lines.
+    static func parse(_ text: String) -> Int? {
+        var size: Int?
+        for line in text.split(separator: "\n") {
+            let trimmed = line.filter { !$0.isWhitespace }
+            if trimmed.isEmpty { continue }
+            guard trimmed.hasPrefix("size="), size == nil, let value = Int(trimmed.dropFirst(5)) else { return nil }
+            size = value
+        }
+        return size
+    }
+
+    /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
+    public func save(size: Int) -> String? {
+        let folder = StateStore.folder(of: path)
+        if let problem = StateStore.makeFolders(folder) { return problem }
+        let temporary = "\(path).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
+        let bytes = Array("size=\(size)\n".utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let problem = "cannot write \(temporary): \(describeErrno())"
+                close(fd); unlink(temporary)
+                return problem
+            }
+            offset += written
+        }
+        // Mode 0600 even when an older temporary file with other bits was reused.
+        fchmod(fd, 0o600)
+        if fsync(fd) != 0 {
+            let problem = "cannot flush \(temporary) to disk: \(describeErrno())"
+            close(fd); unlink(temporary)
+            return problem
+        }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let problem = "cannot rename \(temporary) to \(path): \(describeErrno())"
+            unlink(temporary)
+            return problem
+        }
+        // The rename itself is durable only once the folder is flushed.
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 { fsync(folderFD); close(folderFD) }
+        return nil
+    }
+
+    // MARK: Helpers
+
+    /// Keeps a bad file for a person to look at (never deletes it) and says where it went.
+    private func moveAside(_ reason: String) -> Loaded {
+        let target = "\(path).bad-\(time(nil))"
+        if rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
+        return .unusable(reason: reason + "; moving it aside failed: \(describeErrno())", movedTo: nil)
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// `mkdir -p` with mode 0700 for the folders we create.
+    static func makeFolders(_ folder: String) -> String? {
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(folder) exists but is not a folder"
+        }
+        let parent = StateStore.folder(of: folder)
+        if parent != folder, let problem = makeFolders(parent) { return problem }
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot create \(folder): \(describeErrno())" }
+        return nil
+    }
+}
+
+/// `$XDG_STATE_HOME/snapsize/state`, with the XDG default `~/.local/state`.
+public func defaultStatePath(environment: [String: String]) -> String? {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/snapsize/state" }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    return home + "/.local/state/snapsize/state"
+}
+
+/// `$XDG_CONFIG_HOME/snapsize/config`, with the XDG default `~/.config`.
+public func defaultConfigPath(environment: [String: String]) -> String? {
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/snapsize/config" }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    return home + "/.config/snapsize/config"
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// What reading a small text file (config or state) found.
+enum TextFile: Equatable {
+    case missing
+    case text(String)
+    /// The file exists but cannot be used; the sentence says why.
+    case unusable(String)
+
+    /// Reads `path` if it is a regular file of at most `maximumBytes` of UTF-8. Symbolic links are
+    /// followed only when `followLinks` is true (a state file is always ours, never a link).
+    static func read(_ path: String, maximumBytes: Int, followLinks: Bool) -> TextFile {
+        var info = stat()
+        let found = followLinks ? stat(path, &info) : lstat(path, &info)
+        if found != 0 {
+            return errno == ENOENT ? .missing : .unusable("cannot inspect it: \(describeErrno())")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFLNK: return .unusable("it is a symbolic link, which is never followed")
+        case S_IFDIR: return .unusable("it is a directory, not a file")
+        default: return .unusable("it is not a regular file")
+        }
+        if info.st_size > maximumBytes {
+            return .unusable("it is \(info.st_size) bytes, more than the \(maximumBytes) such a file can hold")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else { return .unusable("it cannot be read: \(describeErrno())") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: maximumBytes + 1)
+        var total = 0
+        while total < buffer.count {
+            let count = buffer[total...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .unusable("it cannot be read: \(describeErrno())")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        if total > maximumBytes { return .unusable("it grew beyond \(maximumBytes) bytes while being read") }
+        guard let text = String(validating: buffer[..<total], as: UTF8.self), !text.contains("\0") else {
+            return .unusable("it is not text (it holds bytes that are not UTF-8)")
+        }
+        return .text(text)
+    }
+}
+
+func describeErrno(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

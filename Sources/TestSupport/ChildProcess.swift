@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A child process started with `posix_spawnp`, for tests.
+///
+/// Not `Foundation.Process`: children it starts from Swift Testing's worker threads inherit a
+/// signal mask with SIGTERM blocked and never stop (feasibility §6.3, swift-corelibs-foundation
+/// #4772). Here the child always gets an empty mask and default dispositions.
+/// Output goes to files in a private temp dir, so nothing can fill up a pipe and block the child.
+public final class ChildProcess: Sendable {
+    /// Where the child's standard input comes from.
+    public enum Input: Sendable {
+        case null
+        case file(String)
+        /// A pipe; write with `writeToStdin(_:)`, finish with `closeStdin()`.
+        case pipe
+    }
+
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
+    private let outputDirectory: String
+    private let stdinWriteFD: Mutex<Int32>
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    /// Starts `executable` (looked up in `environment["PATH"]` when it has no `/`).
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
+                stdin: Input = .null) throws {
+        outputDirectory = try makeTemporaryDirectory()
+        stdoutPath = outputDirectory + "/stdout"
+        stderrPath = outputDirectory + "/stderr"
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+
+        var pipeWrite: Int32 = -1
+        var pipeRead: Int32 = -1
+        switch stdin {
+        case .null:
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .pipe:
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
+            pipeRead = fds[0]
+            pipeWrite = fds[1]
+            _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, pipeRead, 0)
+            posix_spawn_file_actions_addclose(&actions, pipeRead)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        // The point of this type: an empty signal mask and default dispositions in the child.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // posix_spawnp searches the *parent's* PATH; resolve against the child's environment instead.
+        let resolved = resolveExecutable(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
+        var childPID: pid_t = 0
+        let rc = posix_spawnp(&childPID, resolved, &actions, &attributes, argv, envp)
+        if pipeRead >= 0 { close(pipeRead) }
+        guard rc == 0 else {
+            if pipeWrite >= 0 { close(pipeWrite) }
+            throw ChildProcessError.spawnFailed(executable, rc)
+        }
+        pid = childPID
+        stdinWriteFD = Mutex(pipeWrite)
+    }
+
+    deinit {
+        _ = terminate(timeout: 2)
+        closeStdin()
+        try? FileManager.default.removeItem(atPath: outputDirectory)
+    }
+
+    /// What the child wrote to stdout so far.
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// What the child wrote to stderr so far.
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Writes to the child's stdin pipe (only with `stdin: .pipe`).
+    public func writeToStdin(_ text: String) {
+        stdinWriteFD.withLock { fd in
+            guard fd >= 0 else { return }
+            var bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+
+    /// Closes the stdin pipe so the child sees end-of-file.
+    public func closeStdin() {
+        stdinWriteFD.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
+    /// True until the child has exited (and has been reaped by us).
+    public var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// Blocks until the child exits; returns its exit code, or 128 + signal number when killed.
+    @discardableResult
+    public func wait() -> Int32 {
+        reap(blocking: true) ?? -1
+    }
+
+    /// SIGTERM, wait up to `timeout` seconds, then SIGKILL. Always reaps. Returns the exit status.
+    @discardableResult
+    public func terminate(timeout: Double = 2) -> Int32 {
+        if let status = reap(blocking: false) { return status }
+        kill(pid, SIGTERM)
+        if waitUntil(timeout: timeout, interval: 0.01, { !self.isRunning }), let status = reap(blocking: false) {
+            return status
+        }
+        return forceKill()
+    }
+
+    /// SIGKILL and reap. Returns the exit status.
+    @discardableResult
+    public func forceKill() -> Int32 {
+        if let status = reap(blocking: false) { return status }
+        kill(pid, SIGKILL)
+        return wait()
+    }
+
+    /// waitpid on our own child only; the status is remembered so the PID is never reused by mistake.
+    private func reap(blocking: Bool) -> Int32? {
+        exitStatus.withLock { stored in
+            if let stored { return stored }
+            var status: Int32 = 0
+            var rc: pid_t
+            repeat {
+                rc = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            } while rc < 0 && errno == EINTR
+            guard rc == pid else { return nil }
+            let signal = status & 0x7f
+            let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            stored = code
+            return code
+        }
+    }
+}
+
+public enum ChildProcessError: Error, CustomStringConvertible {
+    case spawnFailed(String, Int32)
+    case temporaryDirectory(Int32)
+    case notReady(String)
+
+    public var description: String {
+        switch self {
+        case .spawnFailed(let executable, let code): "could not start \(executable): \(String(cString: strerror(code)))"
+        case .temporaryDirectory(let code): "mkdtemp failed: \(String(cString: strerror(code)))"
+        case .notReady(let text): text
+        }
+    }
+}
+
+/// Runs a command to completion (or kills it at `timeout`) and returns its status and output.
+/// A child killed at the timeout reports status -1 and a note on stderr.
+public func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                timeout: Double = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+    let child = try ChildProcess(executable, arguments, environment: environment)
+    if waitUntil(timeout: timeout, interval: 0.005, { !child.isRunning }) {
+        let status = child.wait()
+        return (status, child.stdout, child.stderr)
+    }
+    child.forceKill()
+    return (-1, child.stdout, child.stderr + "\n[TestSupport] \(executable) killed after \(timeout) s\n")
+}
+
+/// Creates a fresh, private directory with a short name (`/tmp/ssXXXXXX`), so unix socket paths
+/// inside it stay well below the 108-byte limit.
+public func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/ssXXXXXX".utf8CString)
+    guard let result = mkdtemp(&template) else { throw ChildProcessError.temporaryDirectory(errno) }
+    return String(cString: result)
+}
+
+private func resolveExecutable(_ name: String, path: String) -> String {
+    guard !name.contains("/") else { return name }
+    for directory in path.split(separator: ":") {
+        let candidate = "\(directory)/\(name)"
+        if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return name
+}

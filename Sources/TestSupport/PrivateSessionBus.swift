@@ -1,0 +1,120 @@
+import Foundation
+
+/// A throwaway session bus (`dbus-daemon`) with its own runtime, home and config directories.
+///
+/// Tests never touch the desktop's bus: everything they start gets `environment`, which points
+/// at this bus and at private XDG directories. Stopped by PID in `stop()` or `deinit`.
+public final class PrivateSessionBus: Sendable {
+    /// The address clients connect to, as printed by dbus-daemon.
+    public let address: String
+    /// The temp directory holding the socket, runtime dir, home and config (`/tmp/ssXXXXXX`).
+    public let directory: String
+    /// The environment for processes that should use this bus (PATH kept, DISPLAY and AT_SPI_BUS_ADDRESS removed).
+    public let environment: [String: String]
+    /// The dbus-daemon process.
+    public let daemon: ChildProcess
+
+    /// Starts the bus. `serviceDirectories` are D-Bus activation directories (`*.service` files);
+    /// when given, the daemon runs with a generated config modelled on session.conf that lists
+    /// only those directories, so activation never reaches services installed on the machine.
+    public init(serviceDirectories: [String] = [], timeout: Double = 10) throws {
+        let executable = "dbus-daemon"
+        directory = try makeTemporaryDirectory()
+        let runtime = directory + "/run"
+        let home = directory + "/home"
+        for path in [runtime, home, home + "/.config", home + "/.local/state", home + "/.cache", home + "/.local/share"] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+
+        var base = ProcessInfo.processInfo.environment
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS",
+                    "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE", "SESSION_MANAGER"] {
+            base[key] = nil
+        }
+        base["PATH"] = base["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        base["XDG_RUNTIME_DIR"] = runtime
+        base["HOME"] = home
+        base["XDG_CONFIG_HOME"] = home + "/.config"
+        base["XDG_STATE_HOME"] = home + "/.local/state"
+        base["XDG_CACHE_HOME"] = home + "/.cache"
+        base["XDG_DATA_HOME"] = home + "/.local/share"
+        base["NO_AT_BRIDGE"] = "1"
+
+        var arguments = ["--nofork", "--print-address=1", "--address=unix:dir=\(runtime)"]
+        if serviceDirectories.isEmpty {
+            arguments.insert("--session", at: 0)
+        } else {
+            let configPath = directory + "/session.conf"
+            try Self.config(serviceDirectories: serviceDirectories, runtime: runtime)
+                .write(toFile: configPath, atomically: true, encoding: .utf8)
+            arguments.insert("--config-file=\(configPath)", at: 0)
+        }
+        guard ProcessInfo.processInfo.environment["PATH"].map({ path in
+            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(executable)") }
+        }) ?? FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
+            throw ChildProcessError.notReady("dbus-daemon is not installed (apt install dbus-daemon)")
+        }
+
+        let child = try ChildProcess(executable, arguments, environment: base)
+        var printed = ""
+        let ready = waitUntil(timeout: timeout, interval: 0.005) {
+            printed = child.stdout
+            return printed.contains("\n") || !child.isRunning
+        }
+        guard ready, child.isRunning, let line = printed.split(separator: "\n").first, !line.isEmpty else {
+            let stderr = child.stderr
+            child.forceKill()
+            throw ChildProcessError.notReady("dbus-daemon did not start: \(stderr)")
+        }
+        daemon = child
+        address = String(line)
+        base["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment = base
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Stops the daemon with SIGTERM (SIGKILL after 2 s). Idempotent.
+    public func stop() {
+        daemon.terminate(timeout: 2)
+    }
+
+    /// SIGKILLs the daemon, for tests of a bus that vanishes.
+    public func kill() {
+        daemon.forceKill()
+    }
+
+    /// A bus configuration like /usr/share/dbus-1/session.conf, minus the machine's service
+    /// directories and include files.
+    static func config(serviceDirectories: [String], runtime: String) -> String {
+        let services = serviceDirectories.map { "  <servicedir>\(xmlText($0))</servicedir>" }.joined(separator: "\n")
+        return """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <keep_umask/>
+              <listen>unix:dir=\(xmlText(runtime))</listen>
+              <auth>EXTERNAL</auth>
+            \(services)
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+              <limit name="service_start_timeout">10000</limit>
+              <limit name="auth_timeout">30000</limit>
+            </busconfig>
+
+            """
+    }
+
+    private static func xmlText(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
