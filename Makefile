@@ -14,11 +14,10 @@ DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 
 .PHONY: run test deps build bench-core install clean
 
+# The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
 	$(SWIFT) build -c release
-	@echo "snapsize: the daemon is not built yet; showing the offline snapping core instead."
-	$(RELEASE)/snapsizectl --help
-	$(RELEASE)/snapsizectl snap --x 51
+	RELEASE=$(RELEASE) scripts/run-daemon.sh $(ARGS)
 
 test: deps
 	$(SWIFT) test
@@ -30,6 +29,18 @@ build: deps
 bench-core: deps
 	$(SWIFT) build -c release --product snapcore-bench
 	$(RELEASE)/snapcore-bench
+
+# Binaries to $(PREFIX)/bin; the D-Bus activation file and the systemd user unit where the
+# session looks for them, pointing at the installed binary, so a plain `gdbus call` starts it.
+install: build
+	install -d $(PREFIX)/bin $(PREFIX)/share/dbus-1/services $(PREFIX)/share/systemd/user
+	install -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(PREFIX)/bin/
+	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/snapsized|' dbus/org.snapsize.SizeSelector1.service \
+	    > $(PREFIX)/share/dbus-1/services/org.snapsize.SizeSelector1.service
+	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/snapsized|' dbus/snapsized.service \
+	    > $(PREFIX)/share/systemd/user/snapsized.service
+	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
+	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"
 
 # Installs only what is missing, so a machine that has everything is never touched.
 deps:

@@ -17,7 +17,8 @@ public final class PrivateSessionBus: Sendable {
     /// Starts the bus. `serviceDirectories` are D-Bus activation directories (`*.service` files);
     /// when given, the daemon runs with a generated config modelled on session.conf that lists
     /// only those directories, so activation never reaches services installed on the machine.
-    public init(serviceDirectories: [String] = [], timeout: Double = 10) throws {
+    /// `extraEnvironment` is added to the bus's own environment (activated services inherit it, e.g. PATH).
+    public init(serviceDirectories: [String] = [], extraEnvironment: [String: String] = [:], timeout: Double = 10) throws {
         let executable = "dbus-daemon"
         directory = try makeTemporaryDirectory()
         let runtime = directory + "/run"
@@ -40,6 +41,7 @@ public final class PrivateSessionBus: Sendable {
         base["XDG_CACHE_HOME"] = home + "/.cache"
         base["XDG_DATA_HOME"] = home + "/.local/share"
         base["NO_AT_BRIDGE"] = "1"
+        base.merge(extraEnvironment) { _, extra in extra }
 
         var arguments = ["--nofork", "--print-address=1", "--address=unix:dir=\(runtime)"]
         if serviceDirectories.isEmpty {

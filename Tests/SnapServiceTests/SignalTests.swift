@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+/// PropertiesChanged and Committed, received by a second connection: the right values, and
+/// nothing when nothing changed.
+@Suite("Change announcements")
+struct SignalTests {
+    @Test("a step announces the committed and shown properties, then Committed")
+    func step() throws {
+        let fixture = try DaemonFixture()
+        let watcher = try fixture.client()
+        watcher.listen()
+        let actor = try fixture.client()
+        _ = try actor.call("Increment")
+        #expect(watcher.pump { watcher.committed.count == 1 })
+        let changed = watcher.propertiesChanged
+        #expect(changed.count == 1)
+        #expect(changed.first == [
+            "SelectedIndex": .uint32(3), "SelectedSize": .int32(80),
+            "ShownIndex": .uint32(3), "ShownSize": .int32(80), "ValueText": .string("80 points"),
+        ])
+        #expect(watcher.committed.first.map { [$0.0 == 3, $0.1 == 80] } == [true, true])
+        // PropertiesChanged names the interface it is about.
+        let interface = watcher.signals.first { $0.member == "PropertiesChanged" }?.arguments.first
+        #expect(interface == .string(interfaceName))
+    }
+
+    @Test("nothing is announced when nothing changes")
+    func silence() throws {
+        let fixture = try DaemonFixture(["--initial", "100"])
+        let watcher = try fixture.client()
+        watcher.listen()
+        let actor = try fixture.client()
+        #expect(try actor.call("Increment") == [.uint32(4), .int32(100), .boolean(true)])
+        #expect(try actor.call("SetIndex", [.uint32(4)]) == [.uint32(4), .int32(100)])
+        #expect(try actor.call("SetSize", [.int32(95)]) == [.uint32(4), .int32(100)])
+        #expect(try actor.call("Cancel") == [])
+        _ = try? actor.call("SetIndex", [.uint32(9)])
+        _ = try actor.call("Preview", [.double(320)])
+        _ = try actor.call("Preview", [.double(322)]) // same bucket: no change
+        watcher.settle(0.3)
+        #expect(watcher.committed.isEmpty)
+        // Only the preview opening is announced (Previewing); the shown index stayed 4.
+        #expect(watcher.propertiesChanged == [["Previewing": .boolean(true)]])
+    }
+
+    @Test("a preview announces Shown*, ValueText and Previewing, but no commit")
+    func preview() throws {
+        let fixture = try DaemonFixture()
+        let watcher = try fixture.client()
+        watcher.listen()
+        let actor = try fixture.client()
+        #expect(try actor.call("Preview", [.double(90)]) == [.uint32(1), .int32(40)])
+        #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
+        #expect(watcher.propertiesChanged.first == [
+            "ShownIndex": .uint32(1), "ShownSize": .int32(40), "ValueText": .string("40 points"), "Previewing": .boolean(true),
+        ])
+        #expect(try actor.property("SelectedSize") == .int32(60))
+        #expect(try actor.property("ShownSize") == .int32(40))
+        #expect(try actor.call("Commit", [.double(90)]) == [.uint32(1), .int32(40)])
+        #expect(watcher.pump { watcher.committed.count == 1 })
+        #expect(watcher.propertiesChanged.last == ["SelectedIndex": .uint32(1), "SelectedSize": .int32(40), "Previewing": .boolean(false)])
+    }
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# `make run`: snapsized in the foreground, on the session bus.
+# On a machine without a session bus (a fresh headless box) it first starts a private session bus
+# and an accessibility bus, prints the address to use from a second terminal, and stops them
+# (by PID, nothing else) when snapsized ends or on Ctrl-C.
+set -eu
+bin=${RELEASE:-.build/release}
+
+if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --print-reply --dest=org.freedesktop.DBus \
+        /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+    echo "snapsize: serving on your session bus ($DBUS_SESSION_BUS_ADDRESS); Ctrl-C stops it."
+    exec "$bin/snapsized" "$@"
+fi
+
+work=$(mktemp -d /tmp/snapsize-run.XXXXXX)
+mkdir -m 700 "$work/run"
+export XDG_RUNTIME_DIR="$work/run"
+unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
+pids=""
+cleanup() {
+    trap - INT TERM EXIT
+    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+
+dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run" >"$work/bus"
+DBUS_SESSION_BUS_ADDRESS=$(sed -n 1p "$work/bus")
+pids="$(sed -n 2p "$work/bus")"
+export DBUS_SESSION_BUS_ADDRESS
+if [ -x /usr/libexec/at-spi-bus-launcher ]; then
+    /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
+    pids="$! $pids"
+fi
+
+cat <<MSG
+snapsize: no session bus was running, so a private one was started for this run.
+From a second terminal:
+    export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
+    $PWD/$bin/snapsizectl get
+Ctrl-C stops snapsized and the private buses.
+MSG
+"$bin/snapsized" "$@" &
+daemon=$!
+pids="$daemon $pids"
+wait "$daemon" || true
