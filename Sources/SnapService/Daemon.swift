@@ -33,12 +33,14 @@ public enum Daemon {
             log(error.message)
             return Status.usage.rawValue
         }
+        let statePath = defaultStatePath(environment: environment)
         let settings: DaemonSettings
         do {
+            // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
+            _ = try DaemonArguments.settings(flags: flags, config: [:], defaultStateFile: statePath)
             let config = try readConfig(path: flags["config"] ?? defaultConfigPath(environment: environment),
                                         explicit: flags["config"] != nil)
-            settings = try DaemonArguments.settings(flags: flags, config: config,
-                                                    defaultStateFile: defaultStatePath(environment: environment))
+            settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         } catch {
             log(error.message)
             return Status.usage.rawValue
@@ -47,20 +49,31 @@ public enum Daemon {
         return serve(model: model, settings: settings).rawValue
     }
 
-    /// The config file's values; a missing default file is normal, a broken one is reported.
+    /// The config file's values. A missing default file is normal. A default file that cannot be
+    /// used is reported and ignored (left untouched: it is the user's), so that a daemon started by
+    /// activation, where nobody reads stderr, still comes up; a file named with --config must be right.
     static func readConfig(path: String?, explicit: Bool) throws(InvalidValue) -> [String: String] {
         guard let path else { return [:] }
+        let problem: String
         switch TextFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
         case .missing:
-            if explicit { throw InvalidValue("--config: \(path) does not exist") }
-            return [:]
+            if !explicit { return [:] }
+            problem = "it does not exist"
         case .unusable(let reason):
-            if explicit { throw InvalidValue("--config: \(path) cannot be used: \(reason)") }
-            log("ignoring the config file \(path): \(reason); using the built-in defaults and flags")
-            return [:]
+            problem = reason
         case .text(let text):
-            return try DaemonArguments.parseConfig(text, path: path)
+            do {
+                let values = try DaemonArguments.parseConfig(text, path: path)
+                // Validate the values on their own, so one bad line is caught here, not later.
+                _ = try DaemonArguments.settings(flags: [:], config: values, defaultStateFile: nil)
+                return values
+            } catch {
+                problem = error.message
+            }
         }
+        if explicit { throw InvalidValue("--config \(path): \(problem)") }
+        log("ignoring the config file \(path): \(problem); using the built-in defaults and the flags")
+        return [:]
     }
 
     /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial one.
