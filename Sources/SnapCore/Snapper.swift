@@ -25,10 +25,11 @@ public struct Snapper: Equatable, Sendable {
         let offset = track.offset(at: x)
         switch layout {
         case .ordinal:
-            return Int((offset * Double(intervals) / track.usable).rounded(.toNearestOrAwayFromZero))
+            let position = scale(offset, by: Double(intervals), over: track.usable).rounded(.toNearestOrAwayFromZero)
+            return Int(min(max(position, 0), Double(intervals)))
         case .numeric:
             let first = Double(sizes[0]), last = Double(sizes[intervals])
-            return sizes.nearestIndex(finite: first + offset * (last - first) / track.usable)
+            return sizes.nearestIndex(finite: first + scale(offset, by: last - first, over: track.usable))
         }
     }
 
@@ -41,10 +42,10 @@ public struct Snapper: Equatable, Sendable {
         if intervals == 0 { return track.width / 2 }
         switch layout {
         case .ordinal:
-            return track.inset + Double(index) * track.usable / Double(intervals)
+            return track.inset + scale(Double(index), by: track.usable, over: Double(intervals))
         case .numeric:
             let first = Double(sizes[0]), last = Double(sizes[intervals])
-            return track.inset + (Double(sizes[index]) - first) * track.usable / (last - first)
+            return track.inset + scale(Double(sizes[index]) - first, by: track.usable, over: last - first)
         }
     }
 
@@ -55,4 +56,12 @@ public struct Snapper: Equatable, Sendable {
         let rounded = value.rounded(.toNearestOrAwayFromZero)
         return Int(min(max(rounded, 0), Double(sizes.lastIndex)))
     }
+}
+
+/// `value * factor / divisor`, multiplying first so exact midpoints stay exact, but dividing first
+/// when the product would overflow (tracks near Double.greatestFiniteMagnitude), so it stays finite.
+@inline(__always)
+func scale(_ value: Double, by factor: Double, over divisor: Double) -> Double {
+    let product = value * factor
+    return product.isFinite ? product / divisor : value / divisor * factor
 }

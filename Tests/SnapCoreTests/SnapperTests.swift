@@ -126,6 +126,19 @@ struct SizeSetMappingTests {
     }
 }
 
+@Suite("Extreme geometry")
+struct ExtremeGeometryTests {
+    /// Found by the property test: offset * intervals overflowed to infinity on a huge track.
+    @Test("a track near the largest Double still maps and draws finitely", arguments: [Layout.ordinal, .numeric])
+    func huge(layout: Layout) throws {
+        let snapper = Snapper(sizes: try SizeSet([Int.min, -1, 0, 1, Int.max]),
+                              track: try Track(width: .greatestFiniteMagnitude, inset: 0), layout: layout)
+        #expect(try snapper.index(at: .greatestFiniteMagnitude) == 4)
+        #expect(try snapper.index(at: 0) == 0)
+        for index in 0..<5 { #expect(try snapper.position(of: index).isFinite) }
+    }
+}
+
 @Suite("Geometry and size-list validation")
 struct ValidationTests {
     @Test("invalid tracks are refused", arguments: [
