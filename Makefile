@@ -8,11 +8,11 @@ RELEASE    := .build/release
 # Build: C libraries used through SwiftPM system-library targets.
 BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
 # Run and test: the buses and the real clients the tests drive.
-TEST_DEPS  := dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi gir1.2-atspi-2.0 \
+TEST_DEPS  := valgrind dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi gir1.2-atspi-2.0 \
               python3-gi xvfb x11-utils orca python3-dogtail
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 
-.PHONY: run test deps build bench-core install clean
+.PHONY: run test stress deps build bench-core install clean
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
@@ -21,6 +21,14 @@ run: deps
 
 test: deps
 	$(SWIFT) test
+
+# The long forms of the reliability tests (bounded, about 5 minutes): 50,000 fuzzed calls, 50 kill -9
+# rounds, 32 clients x 1,000 calls; valgrind memcheck of the daemon; the whole suite under AddressSanitizer.
+stress: deps
+	SNAPSIZE_STRESS=1 timeout 600 $(SWIFT) test --filter 'FuzzTests|CorePropertyTests|FaultTests'
+	$(SWIFT) build -c release --product snapsized
+	RELEASE=$(RELEASE) scripts/valgrind-daemon.sh
+	timeout 900 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 build: deps
 	$(SWIFT) build -c release

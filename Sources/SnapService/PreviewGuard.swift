@@ -62,8 +62,8 @@ final class PreviewGuard {
         do {
             try connection.callAsync(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
                                      interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                     arguments: [.string(owner.id)], timeoutMilliseconds: 5000) { [weak self] reply in
-                if case .success(let values) = reply, values.first?.asBool == false { self?.vanished(owner) }
+                                     arguments: [.string(owner.id)], timeoutMilliseconds: 5000) { [unowned self] reply in
+                if case .success(let values) = reply, values.first?.asBool == false { self.vanished(owner) }
             }
         } catch {
             log("could not ask whether \(owner.id) is still on the bus: \(error)")
