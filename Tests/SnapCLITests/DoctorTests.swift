@@ -81,3 +81,39 @@ extension DaemonTests {
         }
     }
 }
+
+extension DaemonTests.Doctor {
+    @Test("the AT-SPI walk against a stand-in registry: all pass when role, name and value are right")
+    func allPass() throws {
+        let fixture = try DaemonFixture()
+        let accessibility = try FakeAccessibility(.init(), serviceDirectory: fixture.serviceDirectory)
+        let result = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.err == "")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 6 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
+        #expect(result.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
+                "\(result.out)")
+        let json = try parseObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)
+        #expect(json["ok"] as? Bool == true)
+        #expect(json["failed"] is NSNull)
+    }
+
+    @Test("the AT-SPI walk names what is wrong", arguments: [
+        (FakeAccessibility.Slider(listed: false), "application", "'snapsize' is not among the registry's applications"),
+        (FakeAccessibility.Slider(applicationName: "gedit"), "application", "(only 'gedit')"),
+        (FakeAccessibility.Slider(role: 27), "slider", "its child has role 27, not slider (51)"),
+        (FakeAccessibility.Slider(name: "Volume"), "slider", "the slider is named 'Volume', not 'Circle size'"),
+        (FakeAccessibility.Slider(value: 4), "slider", "its value is 4.0, but snapsized shows index 2"),
+    ])
+    func wrongSlider(slider: FakeAccessibility.Slider, step: String, detail: String) throws {
+        let fixture = try DaemonFixture()
+        let accessibility = try FakeAccessibility(slider, serviceDirectory: fixture.serviceDirectory)
+        let result = try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address])
+        #expect(result.status == 69)
+        let (failed, steps) = try statuses(result.out)
+        #expect(failed == step)
+        #expect(steps["registry"] == "ok")
+        #expect(result.out.contains(detail), "\(result.out)")
+    }
+}
