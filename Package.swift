@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(name: "snapsized", dependencies: ["SnapService"]),
 
         // The command-line front end (argument parsing, commands, output).
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings"]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings", "DBusKit"]),
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
@@ -39,7 +39,7 @@ let package = Package(
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "TestSupport"]),
     ],

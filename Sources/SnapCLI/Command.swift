@@ -1,3 +1,5 @@
+import DBusKit
+
 /// One `snapsizectl` subcommand, shaped like swift-argument-parser's `ParsableCommand`: its
 /// arguments are data, `init` validates them before anything runs, and `run` does the work.
 public protocol Command {
@@ -24,10 +26,27 @@ extension Command {
 public struct CommandContext {
     public let console: Console
     public let environment: [String: String]
+    /// Opens a client to snapsized with a per-call timeout in milliseconds; the real D-Bus one unless a test passes a fake.
+    public let makeClient: ClientFactory
+    /// Standard input's file descriptor (for `adjust`).
+    public let inputFD: Int32
 
-    public init(console: Console, environment: [String: String]) {
+    public typealias ClientFactory = ([String: String], Int32) throws(MethodError) -> any SizeSelectorClient
+
+    public init(console: Console, environment: [String: String], inputFD: Int32 = 0, makeClient: ClientFactory? = nil) {
         self.console = console
         self.environment = environment
+        self.inputFD = inputFD
+        if let makeClient {
+            self.makeClient = makeClient
+        } else {
+            self.makeClient = Self.dbusClient
+        }
+    }
+
+    /// The real client over DBusKit.
+    public static func dbusClient(environment: [String: String], timeout: Int32) throws(MethodError) -> any SizeSelectorClient {
+        try DBusSizeSelectorClient(environment: environment, timeoutMilliseconds: timeout)
     }
 }
 
@@ -35,6 +54,8 @@ public struct CommandContext {
 public enum CommonArguments {
     public static let json = ArgumentSpec.flag("json", help: "Print one JSON object instead of plain text.")
     public static let help = ArgumentSpec.flag("help", help: "Show help for this command.")
+    public static let timeout = ArgumentSpec.option("timeout", value: "seconds",
+                                                    help: "How long to wait for each answer from snapsized (default 25).")
 }
 
 extension Command {

@@ -9,6 +9,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// A bug or an unexpected failure inside snapsizectl (EX_SOFTWARE).
     case internalError = 70
+    /// Interrupted by Ctrl-C (SIGINT) during `drag`, `adjust` or `watch`... after the preview was cancelled.
+    case interrupted = 130
 }
 
 /// A usage mistake, shown with the command's usage line; exits 64.

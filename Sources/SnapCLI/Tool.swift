@@ -6,7 +6,9 @@ public enum Tool {
 
     /// Every subcommand, in the order `--help` lists them.
     public static var commands: [any Command.Type] { [
-        SnapCommand.self,
+        GetCommand.self, StatusCommand.self, SetCommand.self, IncCommand.self, DecCommand.self,
+        DragCommand.self, AdjustCommand.self, WatchCommand.self, ShowCommand.self, FocusCommand.self,
+        DoctorCommand.self, SnapCommand.self,
     ] }
 
     /// Runs `snapsizectl` with `arguments` (without the program name) and returns the exit status.
@@ -75,10 +77,12 @@ public enum Tool {
             OPTIONS:
               -h, --help    Show this help; '\(name) <command> --help' shows a command's.
               --version     Show the version.
+              Commands that call snapsized take --timeout <seconds> (default 25); those that print data take --json.
 
             EXIT STATUS:
               0 success, 1 the daemon refused the request, 64 usage error,
-              69 the daemon is not running and cannot be activated, 70 internal error.
+              69 the daemon is not running and cannot be activated, 70 internal error,
+              130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
 
             """
     }

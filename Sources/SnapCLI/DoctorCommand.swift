@@ -1,0 +1,285 @@
+import DBusKit
+
+/// `snapsizectl doctor`: checks, in order, what a screen reader needs, and says which step fails.
+struct DoctorCommand: Command {
+    static let name = "doctor"
+    static let abstract = "Check the session bus, the daemon, the accessibility bus, the registry and the slider."
+    static let discussion = """
+        Checks, in order, and stops at the first failure with what to do about it:
+          1. session bus           DBUS_SESSION_BUS_ADDRESS is set and answers
+          2. snapsized             owns org.snapsize.SizeSelector1, or D-Bus activation starts it
+          3. accessibility bus     AT_SPI_BUS_ADDRESS, else org.a11y.Bus.GetAddress on the session bus
+          4. registry              org.a11y.atspi.Registry runs on the accessibility bus
+          5. application           "snapsize" is among the registry desktop's applications
+          6. slider                its child has role slider, the daemon's label as name, the shown index as value
+        That is what Orca will see. Exit 0 when all pass, 69 when one fails. With --json one object:
+          {"ok":false,"failed":"accessibility bus","checks":[{"step":"session bus","status":"ok","detail":"..."},...]}
+        """
+    static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
+
+    let json: Bool
+    let daemon: DaemonOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        json = arguments.has("json")
+        daemon = try DaemonOptions(arguments)
+    }
+
+    struct Check {
+        enum Status: String { case ok, fail, skip }
+        let step: String
+        let title: String
+        var status = Status.skip
+        var detail = ""
+        var fix = ""
+    }
+
+    /// A failed step: what went wrong and what to do.
+    struct StepFailure: Error {
+        let detail: String
+        let fix: String
+    }
+
+    static let steps: [(step: String, title: String)] = [
+        ("session bus", "session bus reachable"),
+        ("snapsized", "snapsized owns org.snapsize.SizeSelector1 (or can be activated)"),
+        ("accessibility bus", "accessibility bus reachable"),
+        ("registry", "accessibility registry running"),
+        ("application", "snapsize in the registry's desktop"),
+        ("slider", "slider with role, name and value"),
+    ]
+
+    func run(_ context: CommandContext) throws(CommandFailure) {
+        var checks = Self.steps.map { Check(step: $0.step, title: $0.title) }
+        let probe = DoctorProbe(environment: context.environment, timeout: daemon.timeoutMilliseconds)
+        let actions: [() throws(StepFailure) -> String] = [
+            probe.sessionBus, probe.daemon, probe.accessibilityBus, probe.registry, probe.application, probe.slider,
+        ]
+        var failed: String?
+        for (index, action) in actions.enumerated() {
+            do {
+                checks[index].detail = try action()
+                checks[index].status = .ok
+            } catch {
+                checks[index].status = .fail
+                checks[index].detail = error.detail
+                checks[index].fix = error.fix
+                failed = checks[index].step
+                break
+            }
+        }
+        let console = context.console
+        if json {
+            console.line(JSON.object([
+                ("ok", .bool(failed == nil)), ("failed", failed.map { .string($0) } ?? .null),
+                ("checks", .array(checks.map { check in
+                    var members: [(String, JSON)] = [("step", .string(check.step)), ("status", .string(check.status.rawValue)),
+                                                      ("detail", .string(check.detail))]
+                    if !check.fix.isEmpty { members.append(("fix", .string(check.fix))) }
+                    return .object(members)
+                })),
+            ]).text)
+        } else {
+            for check in checks {
+                let mark = switch check.status { case .ok: "[ok]  "; case .fail: "[FAIL]"; case .skip: "[skip]" }
+                console.line("\(mark) \(check.title)" + (check.detail.isEmpty ? "" : ": \(check.detail)"))
+                if !check.fix.isEmpty { console.line("       to fix: \(check.fix)") }
+            }
+        }
+        if let failed {
+            throw CommandFailure(.unavailable, "doctor: the '\(failed)' step failed")
+        }
+    }
+}
+
+/// The checks themselves, in raw D-Bus calls through DBusKit; each step relies on the ones before.
+final class DoctorProbe {
+    typealias StepFailure = DoctorCommand.StepFailure
+    let environment: [String: String]
+    let timeout: Int32
+    var session: Connection?
+    var state: SelectorState?
+    var accessibility: Connection?
+    var app: (bus: String, path: ObjectPath)?
+
+    static let busPath = ObjectPath(rawValue: "/org/freedesktop/DBus")!
+    static let rootPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
+    static let registryName = "org.a11y.atspi.Registry"
+    static let sliderRole: UInt32 = 51
+
+    init(environment: [String: String], timeout: Int32) {
+        self.environment = environment
+        self.timeout = timeout
+    }
+
+    func sessionBus() throws(StepFailure) -> String {
+        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            throw StepFailure(detail: "DBUS_SESSION_BUS_ADDRESS is not set",
+                              fix: "run inside a desktop session, or start one for this shell: dbus-run-session -- $SHELL")
+        }
+        do {
+            session = try Connection(address: address)
+        } catch {
+            throw StepFailure(detail: "cannot connect to \(address) (\(error))",
+                              fix: "the session bus is gone or unreachable; log in again, or check DBUS_SESSION_BUS_ADDRESS")
+        }
+        return address
+    }
+
+    private func busCall(_ connection: Connection, _ member: String, _ arguments: [DBusValue] = []) throws(MethodError) -> [DBusValue] {
+        try connection.call(destination: "org.freedesktop.DBus", path: Self.busPath, interface: "org.freedesktop.DBus",
+                            member: member, arguments: arguments, timeoutMilliseconds: timeout)
+    }
+
+    /// Owned, or activatable and started by a Ping (activation is what any client call would do).
+    private func ensureRunning(_ name: String, on connection: Connection) throws(MethodError) -> String {
+        if try busCall(connection, "NameHasOwner", [.string(name)]).first?.asBool == true {
+            let owner = (try? busCall(connection, "GetNameOwner", [.string(name)]).first?.asString) ?? nil
+            return "running" + (owner.map { " as \($0)" } ?? "")
+        }
+        let activatable = try busCall(connection, "ListActivatableNames").first?.asStringArray ?? []
+        guard activatable.contains(name) else {
+            throw MethodError(.serviceUnknown, "\(name) has no owner and is not activatable")
+        }
+        _ = try connection.call(destination: name, path: ObjectPath.root, interface: "org.freedesktop.DBus.Peer",
+                                member: "Ping", timeoutMilliseconds: timeout)
+        return "started by D-Bus activation"
+    }
+
+    func daemon() throws(StepFailure) -> String {
+        guard let session else { throw StepFailure(detail: "no session bus", fix: "") }
+        let status: String
+        do {
+            status = try ensureRunning(SelectorBus.name, on: session)
+            let client = DBusSizeSelectorClient(connection: session, timeoutMilliseconds: timeout)
+            state = try client.state()
+        } catch {
+            throw StepFailure(detail: "\(error)",
+                              fix: "start it (snapsized &, or systemctl --user start snapsized), or install it for "
+                                + "D-Bus activation with 'make install' (org.snapsize.SizeSelector1.service)")
+        }
+        return "\(status), \(state.map { "\($0.label) \($0.valueText)" } ?? "")"
+    }
+
+    func accessibilityBus() throws(StepFailure) -> String {
+        guard let session else { throw StepFailure(detail: "no session bus", fix: "") }
+        let address: String
+        let source: String
+        if let fromEnvironment = environment["AT_SPI_BUS_ADDRESS"], !fromEnvironment.isEmpty {
+            address = fromEnvironment
+            source = "AT_SPI_BUS_ADDRESS"
+        } else {
+            do {
+                let reply = try session.call(destination: "org.a11y.Bus", path: ObjectPath(rawValue: "/org/a11y/bus")!,
+                                             interface: "org.a11y.Bus", member: "GetAddress", timeoutMilliseconds: timeout)
+                guard let text = reply.first?.asString, !text.isEmpty else {
+                    throw MethodError(.failed, "org.a11y.Bus.GetAddress returned no address")
+                }
+                address = text
+                source = "org.a11y.Bus.GetAddress"
+            } catch {
+                throw StepFailure(detail: "AT_SPI_BUS_ADDRESS is not set and org.a11y.Bus cannot tell the address (\(error))",
+                                  fix: "install at-spi2-core and turn on assistive technologies (GNOME: gsettings set "
+                                    + "org.gnome.desktop.interface toolkit-accessibility true), or start "
+                                    + "/usr/libexec/at-spi-bus-launcher in this session")
+            }
+        }
+        do {
+            accessibility = try Connection(address: address)
+        } catch {
+            throw StepFailure(detail: "cannot connect to \(address) from \(source) (\(error))",
+                              fix: "the accessibility bus is gone; restart at-spi-bus-launcher (or log in again) "
+                                + "and check AT_SPI_BUS_ADDRESS")
+        }
+        return "\(address) (from \(source))"
+    }
+
+    func registry() throws(StepFailure) -> String {
+        guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
+        do {
+            return try ensureRunning(Self.registryName, on: accessibility)
+        } catch {
+            throw StepFailure(detail: "\(error)",
+                              fix: "start /usr/libexec/at-spi2-registryd (at-spi-bus-launcher normally starts it)")
+        }
+    }
+
+    private func get(_ connection: Connection, _ bus: String, _ path: ObjectPath, _ interface: String, _ property: String)
+        throws(MethodError) -> DBusValue {
+        let reply = try connection.call(destination: bus, path: path, interface: "org.freedesktop.DBus.Properties",
+                                        member: "Get", arguments: [.string(interface), .string(property)],
+                                        timeoutMilliseconds: timeout)
+        guard let value = reply.first?.asVariant else {
+            throw MethodError(.failed, "unexpected reply to Get \(interface).\(property)")
+        }
+        return value
+    }
+
+    private func children(_ connection: Connection, _ bus: String, _ path: ObjectPath) throws(MethodError) -> [(String, ObjectPath)] {
+        let reply = try connection.call(destination: bus, path: path, interface: "org.a11y.atspi.Accessible",
+                                        member: "GetChildren", timeoutMilliseconds: timeout)
+        guard let list = reply.first?.asArray else { throw MethodError(.failed, "unexpected reply to GetChildren") }
+        return list.compactMap { element in
+            guard let members = element.asStructure, members.count == 2, let name = members[0].asString,
+                  let path = members[1].asObjectPath else { return nil }
+            return (name, path)
+        }
+    }
+
+    func application() throws(StepFailure) -> String {
+        guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
+        let applications: [(String, ObjectPath)]
+        do {
+            applications = try children(accessibility, Self.registryName, Self.rootPath)
+        } catch {
+            throw StepFailure(detail: "the registry's desktop cannot be listed (\(error))",
+                              fix: "restart the registry (/usr/libexec/at-spi2-registryd)")
+        }
+        var names: [String] = []
+        for (bus, path) in applications {
+            let name = (try? get(accessibility, bus, path, "org.a11y.atspi.Accessible", "Name"))?.asString ?? "?"
+            names.append(name)
+            if name == "snapsize" {
+                app = (bus, path)
+                return "\(bus) at \(path)"
+            }
+        }
+        let seen = names.isEmpty ? "no applications" : "only " + names.map { "'\($0)'" }.joined(separator: ", ")
+        throw StepFailure(detail: "'snapsize' is not among the registry's applications (\(seen))",
+                          fix: "start snapsized without --no-accessibility (it joins the accessibility bus by itself), "
+                            + "e.g. systemctl --user restart snapsized")
+    }
+
+    func slider() throws(StepFailure) -> String {
+        guard let accessibility, let application = app, let state else { throw StepFailure(detail: "nothing to look at", fix: "") }
+        let fix = "snapsized's accessible object is incomplete; restart it, and report a bug if this persists"
+        do {
+            let kids = try children(accessibility, application.bus, application.path)
+            guard let (bus, path) = kids.first else {
+                throw StepFailure(detail: "the snapsize application has no children", fix: fix)
+            }
+            let role = try accessibility.call(destination: bus, path: path, interface: "org.a11y.atspi.Accessible",
+                                              member: "GetRole", timeoutMilliseconds: timeout).first?.asUInt32
+            guard role == Self.sliderRole else {
+                throw StepFailure(detail: "its child has role \(role.map(String.init) ?? "?"), not slider (\(Self.sliderRole))", fix: fix)
+            }
+            let name = try get(accessibility, bus, path, "org.a11y.atspi.Accessible", "Name").asString ?? ""
+            guard name == state.label else {
+                throw StepFailure(detail: "the slider is named '\(name)', not '\(state.label)'", fix: fix)
+            }
+            let value = try get(accessibility, bus, path, "org.a11y.atspi.Value", "CurrentValue").asDouble
+            // The daemon may have moved since `state` was read: compare with a fresh one.
+            let shown = (try? DBusSizeSelectorClient(connection: session!, timeoutMilliseconds: timeout).state().shownIndex)
+                ?? state.shownIndex
+            guard value == Double(shown) else {
+                throw StepFailure(detail: "its value is \(value.map { String($0) } ?? "not a number"), "
+                                    + "but snapsized shows index \(shown)", fix: fix)
+            }
+            return "'\(name)', role slider, value \(shown) (\(state.sizes[shown]) \(state.unit))"
+        } catch let failure as StepFailure {
+            throw failure
+        } catch {
+            throw StepFailure(detail: "\(error)", fix: fix)
+        }
+    }
+}

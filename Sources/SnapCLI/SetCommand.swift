@@ -1,0 +1,66 @@
+import DBusKit
+
+/// `snapsizectl set SIZE` / `snapsizectl set --index N`: commits a size.
+struct SetCommand: Command {
+    static let name = "set"
+    static let abstract = "Commit the allowed size nearest to SIZE, or the size at --index N."
+    static let discussion = """
+        Prints the committed size. SIZE need not be allowed: the nearest allowed size is taken (ties to the
+        larger, beyond the ends the end), so 'set 55' commits 60. An index beyond the last is refused
+        (org.snapsize.SizeSelector1.Error.OutOfRange, exit 1). Refused while a preview is open (exit 1).
+        """
+    static let arguments: [ArgumentSpec] = [
+        .positional("size", optional: true, help: "A size in points; the nearest allowed size is committed."),
+        .option("index", value: "n", help: "Commit the size at this index (0 is the smallest)."),
+        CommonArguments.json, CommonArguments.timeout,
+    ]
+
+    enum Target { case size(Int), index(Int) }
+    let target: Target
+    let json: Bool
+    let daemon: DaemonOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        switch (arguments.positionals.first, arguments["index"]) {
+        case (let size?, nil):
+            guard let value = Int(size), value >= Int(Int32.min), value <= Int(Int32.max) else {
+                throw UsageError("'\(size)' is not a whole number of points")
+            }
+            target = .size(value)
+        case (nil, let index?):
+            guard let value = Int(index), value >= 0, value <= Int(UInt32.max) else {
+                throw UsageError("--index: '\(index)' is not an index (0, 1, 2, ...)")
+            }
+            target = .index(value)
+        case (_?, _?):
+            throw UsageError("give either <size> or --index <n>, not both")
+        case (nil, nil):
+            throw UsageError("missing <size> (or --index <n>)")
+        }
+        json = arguments.has("json")
+        daemon = try DaemonOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) throws(CommandFailure) {
+        let client = try daemon.connect(context)
+        let target = self.target
+        let reply = try daemon.perform { () throws(MethodError) in
+            switch target {
+            case .size(let size): try client.setSize(size)
+            case .index(let index): try client.setIndex(index)
+            }
+        }
+        printSelection(reply, json: json, context.console)
+    }
+}
+
+/// `index`/`size` as a line (`60`) or a JSON object; steps add `atLimit`.
+func printSelection(_ reply: SelectorReply, json: Bool, _ console: Console, withLimit: Bool = false) {
+    if json {
+        var members: [(String, JSON)] = [("index", .int(reply.index)), ("size", .int(reply.size))]
+        if withLimit { members.append(("atLimit", .bool(reply.atLimit))) }
+        console.line(JSON.object(members).text)
+    } else {
+        console.line(String(reply.size))
+    }
+}

@@ -1,0 +1,57 @@
+import DBusKit
+
+/// What `inc` and `dec` share: parse `[N]`, step, print, and mention a limit on stderr.
+protocol StepCommand: Command {
+    /// +1 for `inc`, -1 for `dec`.
+    static var direction: Int { get }
+    var steps: Int { get }
+    var json: Bool { get }
+    var daemon: DaemonOptions { get }
+}
+
+extension StepCommand {
+    static var stepArguments: [ArgumentSpec] { [
+        .positional("n", optional: true, help: "How many steps (default 1); the selection stops at the end of the list."),
+        CommonArguments.json, CommonArguments.timeout,
+    ] }
+
+    static func parseSteps(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        guard let text = arguments.positionals.first else { return 1 }
+        guard let value = Int(text), value >= 1, value <= Int(Int32.max) else {
+            throw UsageError("'\(text)' is not a number of steps (1, 2, 3, ...)")
+        }
+        return value
+    }
+
+    func run(_ context: CommandContext) throws(CommandFailure) {
+        let client = try daemon.connect(context)
+        let steps = self.steps * Self.direction
+        let reply = try daemon.perform { () throws(MethodError) in try client.step(by: steps) }
+        printSelection(reply, json: json, context.console, withLimit: true)
+        if reply.atLimit {
+            let unit = (try? client.state().unit) ?? "points"
+            let end = Self.direction > 0 ? "largest" : "smallest"
+            context.console.errorLine("already at the \(end) size, \(reply.size) \(unit)")
+        }
+    }
+}
+
+/// `snapsizectl inc [N]`.
+struct IncCommand: StepCommand {
+    static let name = "inc"
+    static let abstract = "Commit the next larger size (or N steps larger)."
+    static let discussion = """
+        Prints the committed size. At the largest size nothing changes, the size is printed as usual and
+        stderr says 'already at the largest size, 100 points'; the exit status is still 0.
+        With --json: {"index":3,"size":80,"atLimit":false}. Refused while a preview is open (exit 1).
+        """
+    static let direction = 1
+    static var arguments: [ArgumentSpec] { stepArguments }
+    let steps: Int, json: Bool, daemon: DaemonOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        steps = try Self.parseSteps(arguments)
+        json = arguments.has("json")
+        daemon = try DaemonOptions(arguments)
+    }
+}

@@ -1,0 +1,91 @@
+import DBusKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `snapsizectl watch`: one line per change until interrupted.
+struct WatchCommand: Command {
+    static let name = "watch"
+    static let abstract = "Print every change (preview, commit, cancel) as it happens, until interrupted."
+    static let discussion = """
+        One line per change: the phase, the index, the size and the value text, e.g.
+          preview 3 80 80 points
+          commit 3 80 80 points
+          cancel 2 60 60 points
+        'commit' means the committed size changed (a release, a step, a set, from any client); 'cancel' means a
+        preview ended and the committed size stayed (a cancel, a release at the committed size, a client
+        that left, a timeout). With --json one object per line:
+          {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
+        A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
+        """
+    static let arguments: [ArgumentSpec] = [
+        .option("count", value: "n", help: "Stop after n changes."),
+        CommonArguments.json, CommonArguments.timeout,
+    ]
+
+    let json: Bool
+    let count: Int?
+    let daemon: DaemonOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        json = arguments.has("json")
+        if let text = arguments["count"] {
+            guard let value = Int(text), value >= 1 else { throw UsageError("--count: '\(text)' is not a number of changes (1, 2, ...)") }
+            count = value
+        } else {
+            count = nil
+        }
+        daemon = try DaemonOptions(arguments)
+    }
+
+    enum Phase: String { case preview, commit, cancel }
+
+    /// Which phase an announcement means, given what was known before it.
+    static func phase(of change: SelectorChange) -> Phase {
+        if change.selectedIndex != nil || change.selectedSize != nil { return .commit }
+        if change.previewing == false { return .cancel }
+        return .preview
+    }
+
+    static func line(_ phase: Phase, _ state: SelectorState, json: Bool) -> String {
+        if json {
+            return JSON.object([
+                ("phase", .string(phase.rawValue)), ("index", .int(state.shownIndex)), ("size", .int(state.shownSize)),
+                ("valueText", .string(state.valueText)),
+                ("selectedIndex", .int(state.selectedIndex)), ("selectedSize", .int(state.selectedSize)),
+            ]).text
+        }
+        return "\(phase.rawValue) \(state.shownIndex) \(state.shownSize) \(state.valueText)"
+    }
+
+    func run(_ context: CommandContext) throws(CommandFailure) {
+        let client = try daemon.connect(context)
+        let loop = EventLoop()
+        var state: SelectorState?
+        var seen = 0
+        var lost = false
+        let console = context.console
+        let json = self.json, count = self.count
+        client.attach(to: loop, onChange: { change in
+            guard var current = state else { return }
+            let phase = Self.phase(of: change)
+            current.apply(change)
+            state = current
+            console.line(Self.line(phase, current, json: json))
+            seen += 1
+            if let count, seen >= count { loop.stop() }
+        }, onLost: {
+            lost = true
+            loop.stop()
+        })
+        // The match rule was sent before this call, and the bus answers in order: nothing is missed after it.
+        state = try daemon.perform { () throws(MethodError) in try client.state() }
+        loop.onSignal(SIGINT) { loop.stop() }
+        loop.onSignal(SIGTERM) { loop.stop() }
+        if let state {
+            console.errorLine("Watching \(state.label), now \(state.valueText); Ctrl-C to stop.")
+        }
+        loop.run()
+        if lost { throw CommandFailure(.unavailable, "the session bus went away") }
+    }
+}

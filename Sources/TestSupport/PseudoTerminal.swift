@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A child process whose stdin, stdout and stderr are the slave side of a fresh pseudo-terminal,
+/// which is also its controlling terminal (it runs in a new session). The test holds the master:
+/// `send` types keys, `output` is everything the child wrote (both streams, as a terminal shows them).
+///
+/// The test also keeps a slave descriptor open (without making it its own controlling terminal), so
+/// the child's last output is never lost when it exits, and `terminalAttributes()` can check that the
+/// child left the terminal the way it found it.
+public final class TerminalProcess: Sendable {
+    public let pid: pid_t
+    private let master: Int32
+    private let slave: Int32
+    private let collected = Mutex<[UInt8]>([])
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
+                columns: UInt16 = 100, rows: UInt16 = 30) throws {
+        // posix_openpt/grantpt/unlockpt/ptsname are hidden from Swift behind _XOPEN_SOURCE; on Linux they are
+        // /dev/ptmx plus two ioctls (TIOCSPTLCK to unlock, TIOCGPTN for the number), which is all they do.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw ChildProcessError.spawnFailed("/dev/ptmx", errno) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let TIOCSPTLCK: UInt = 0x4004_5431, TIOCGPTN: UInt = 0x8004_5430
+        guard ioctl(master, TIOCSPTLCK, &unlock) == 0, ioctl(master, TIOCGPTN, &number) == 0 else {
+            let code = errno
+            close(master)
+            throw ChildProcessError.spawnFailed("unlocking the pseudo-terminal", code)
+        }
+        let slavePath = "/dev/pts/\(number)"
+        let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard slave >= 0 else {
+            let code = errno
+            close(master)
+            throw ChildProcessError.spawnFailed(slavePath, code)
+        }
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // glibc runs setsid before the file actions, so opening the slave (without O_NOCTTY) in the
+        // new session makes it the child's controlling terminal.
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | 0x80 /* SETSID */))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var childPID: pid_t = 0
+        let rc = posix_spawn(&childPID, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else {
+            close(master)
+            close(slave)
+            throw ChildProcessError.spawnFailed(executable, rc)
+        }
+        pid = childPID
+        self.master = master
+        self.slave = slave
+    }
+
+    deinit {
+        if exitStatus.withLock({ $0 }) == nil {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+        }
+        close(master)
+        close(slave)
+    }
+
+    /// Types `text` (keys as the terminal would send them: "\u{1B}[C" is Right, "\r" is Enter).
+    public func send(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { usleep(1000); continue }
+                return
+            }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// Everything the child wrote so far, with the terminal's "\r\n" turned back into "\n".
+    public var output: String {
+        drain()
+        let text = collected.withLock { String(decoding: $0, as: UTF8.self) }
+        return text.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    /// Waits until `output` contains `text`; returns whether it did within `timeout` seconds.
+    @discardableResult
+    public func waitForOutput(containing text: String, timeout: Double = 10) -> Bool {
+        waitUntil(timeout: timeout, interval: 0.005) { output.contains(text) }
+    }
+
+    /// Waits for the child to exit; its exit status (128 + signal when killed), or nil after `timeout`.
+    public func waitForExit(timeout: Double = 10) -> Int32? {
+        var status: Int32?
+        waitUntil(timeout: timeout, interval: 0.005) {
+            drain()
+            status = reap(blocking: false)
+            return status != nil
+        }
+        drain()
+        return status
+    }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signo: Int32) {
+        if exitStatus.withLock({ $0 }) == nil { kill(pid, signo) }
+    }
+
+    /// The terminal's current settings, as the child left them (or set them).
+    public func terminalAttributes() -> termios {
+        var attributes = termios()
+        _ = tcgetattr(slave, &attributes)
+        return attributes
+    }
+
+    private func drain() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            guard n > 0 else { return }
+            collected.withLock { $0 += chunk[..<n] }
+        }
+    }
+
+    private func reap(blocking: Bool) -> Int32? {
+        exitStatus.withLock { stored in
+            if let stored { return stored }
+            var status: Int32 = 0
+            var rc: pid_t
+            repeat {
+                rc = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            } while rc < 0 && errno == EINTR
+            guard rc == pid else { return nil }
+            let signal = status & 0x7f
+            let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            stored = code
+            return code
+        }
+    }
+}

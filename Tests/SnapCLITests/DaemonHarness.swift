@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A private session bus (activation only from `serviceDirectory`, so nothing installed on the
+/// machine, not even org.a11y.Bus, can be started on it) and, unless asked otherwise, a snapsized on it.
+final class DaemonFixture {
+    let bus: PrivateSessionBus
+    let serviceDirectory: String
+    private(set) var daemon: ChildProcess?
+    var environment: [String: String]
+
+    /// `activatable`: write an org.snapsize.SizeSelector1.service that starts the built snapsized.
+    init(startDaemon: Bool = true, activatable: Bool = false, daemonArguments: [String] = []) throws {
+        guard let snapsized = productPath("snapsized"), productPath("snapsizectl") != nil else {
+            throw HarnessError(description: "build snapsized and snapsizectl first (swift build)")
+        }
+        serviceDirectory = try makeTemporaryDirectory()
+        if activatable {
+            try """
+                [D-BUS Service]
+                Name=org.snapsize.SizeSelector1
+                Exec=\(snapsized) --no-accessibility --no-state
+
+                """.write(toFile: serviceDirectory + "/org.snapsize.SizeSelector1.service", atomically: true, encoding: .utf8)
+        }
+        bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory])
+        environment = bus.environment
+        environment["NO_COLOR"] = nil
+        if startDaemon { try start(daemonArguments) }
+    }
+
+    deinit {
+        daemon?.terminate(timeout: 2)
+        bus.stop()
+        try? FileManager.default.removeItem(atPath: serviceDirectory)
+    }
+
+    func start(_ arguments: [String] = []) throws {
+        let child = try ChildProcess(productPath("snapsized")!, ["--no-accessibility", "--no-state"] + arguments,
+                                     environment: environment)
+        daemon = child
+        let probe = try Connection(address: bus.address)
+        let owned = waitUntil(timeout: 10) {
+            let reply = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                        interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                        arguments: [.string("org.snapsize.SizeSelector1")])
+            return reply?.first?.asBool == true || !child.isRunning
+        }
+        guard owned, child.isRunning else {
+            throw HarnessError(description: "snapsized did not take its name: \(child.stderr)")
+        }
+    }
+
+    /// Runs the built snapsizectl against this bus.
+    func ctl(_ arguments: [String], environment overrides: [String: String?] = [:]) throws -> Result {
+        var environment = self.environment
+        for (key, value) in overrides { environment[key] = value }
+        let result = try run(productPath("snapsizectl")!, arguments, environment: environment, timeout: 20)
+        return Result(status: result.status, out: result.stdout, err: result.stderr)
+    }
+
+    /// A client of our own (another "person" on the bus), e.g. to hold a preview.
+    func client() throws -> Connection { try Connection(address: bus.address) }
+
+    struct Result {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+}
+
+extension Connection {
+    /// Calls a method of org.snapsize.SizeSelector1 and blocks for the reply.
+    @discardableResult
+    func selector(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try call(destination: "org.snapsize.SizeSelector1", path: ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!,
+                 interface: "org.snapsize.SizeSelector1", member: member, arguments: arguments, timeoutMilliseconds: 5000)
+    }
+}
+
+/// Parses one JSON object with Foundation's parser (not ours), for field-by-field checks.
+func parseObject(_ text: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    guard let dictionary = object as? [String: Any] else { throw HarnessError(description: "not a JSON object: \(text)") }
+    return dictionary
+}
+
+/// Track positions of the default sizes 20, 40, 60, 80, 100 (width 336, inset 12, ordinal).
+let tick: [Double] = [12, 90, 168, 246, 324]

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+extension DaemonTests {
+    @Suite("doctor")
+    struct Doctor {
+        func statuses(_ json: String) throws -> (failed: String?, steps: [String: String]) {
+            let object = try parseObject(json)
+            let checks = try #require(object["checks"] as? [[String: Any]])
+            var steps: [String: String] = [:]
+            for check in checks { steps[check["step"] as? String ?? "?"] = check["status"] as? String }
+            #expect(checks.map { $0["step"] as? String ?? "" }
+                    == ["session bus", "snapsized", "accessibility bus", "registry", "application", "slider"])
+            #expect(object["ok"] as? Bool == (object["failed"] is NSNull))
+            return (object["failed"] as? String, steps)
+        }
+
+        @Test("no session bus: the first step fails")
+        func noSessionBus() throws {
+            let fixture = try DaemonFixture(startDaemon: false)
+            let result = try fixture.ctl(["doctor", "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
+            #expect(result.status == 69)
+            let (failed, steps) = try statuses(result.out)
+            #expect(failed == "session bus")
+            #expect(steps["session bus"] == "fail" && steps["snapsized"] == "skip")
+        }
+
+        @Test("daemon absent and not activatable: the snapsized step fails, with what to do")
+        func noDaemon() throws {
+            let fixture = try DaemonFixture(startDaemon: false)
+            let result = try fixture.ctl(["doctor"])
+            #expect(result.status == 69)
+            let lines = result.out.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("[ok]   session bus reachable: unix:") == true, "\(result.out)")
+            #expect(lines.count > 1 && lines[1].hasPrefix("[FAIL] snapsized owns org.snapsize.SizeSelector1"), "\(result.out)")
+            #expect(lines.count > 1 && lines[1].contains("org.freedesktop.DBus.Error.ServiceUnknown"), "\(result.out)")
+            #expect(lines.count > 2 && lines[2].hasPrefix("       to fix: start it"), "\(result.out)")
+            #expect(lines.dropFirst(3).allSatisfy { $0.hasPrefix("[skip]") }, "\(result.out)")
+            #expect(result.err == "snapsizectl: doctor: the 'snapsized' step failed\n")
+            let (failed, _) = try statuses(try fixture.ctl(["doctor", "--json"]).out)
+            #expect(failed == "snapsized")
+        }
+
+        @Test("daemon activatable: doctor starts it and passes that step")
+        func activatable() throws {
+            let fixture = try DaemonFixture(startDaemon: false, activatable: true)
+            let result = try fixture.ctl(["doctor", "--json"])
+            let (failed, steps) = try statuses(result.out)
+            #expect(steps["snapsized"] == "ok")
+            #expect(failed == "accessibility bus")
+            #expect(result.out.contains("started by D-Bus activation"))
+            #expect(try fixture.ctl(["get"]).out == "60\n")
+        }
+
+        @Test("daemon running, no accessibility bus: the accessibility-bus step fails")
+        func noAccessibilityBus() throws {
+            let fixture = try DaemonFixture()
+            let result = try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": nil])
+            #expect(result.status == 69)
+            let (failed, steps) = try statuses(result.out)
+            #expect(failed == "accessibility bus")
+            #expect(steps["session bus"] == "ok" && steps["snapsized"] == "ok")
+            #expect(steps["registry"] == "skip" && steps["slider"] == "skip")
+            let plain = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": nil])
+            #expect(plain.out.contains("[FAIL] accessibility bus reachable: AT_SPI_BUS_ADDRESS is not set and org.a11y.Bus"), "\(plain.out)")
+            #expect(plain.out.contains("to fix: install at-spi2-core"), "\(plain.out)")
+        }
+
+        @Test("accessibility bus without a registry: the registry step fails")
+        func noRegistry() throws {
+            let fixture = try DaemonFixture()
+            let accessibility = try PrivateSessionBus(serviceDirectories: [fixture.serviceDirectory])
+            let result = try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.address])
+            #expect(result.status == 69)
+            let (failed, steps) = try statuses(result.out)
+            #expect(steps["accessibility bus"] == "ok")
+            #expect(failed == "registry")
+            #expect(result.out.contains("org.a11y.atspi.Registry has no owner"), "\(result.out)")
+        }
+    }
+}
+
+extension DaemonTests.Doctor {
+    @Test("the AT-SPI walk against a stand-in registry: all pass when role, name and value are right")
+    func allPass() throws {
+        let fixture = try DaemonFixture()
+        let accessibility = try FakeAccessibility(.init(), serviceDirectory: fixture.serviceDirectory)
+        let result = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.err == "")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 6 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
+        #expect(result.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
+                "\(result.out)")
+        let json = try parseObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)
+        #expect(json["ok"] as? Bool == true)
+        #expect(json["failed"] is NSNull)
+    }
+
+    @Test("the AT-SPI walk names what is wrong", arguments: [
+        (FakeAccessibility.Slider(listed: false), "application", "'snapsize' is not among the registry's applications"),
+        (FakeAccessibility.Slider(applicationName: "gedit"), "application", "(only 'gedit')"),
+        (FakeAccessibility.Slider(role: 27), "slider", "its child has role 27, not slider (51)"),
+        (FakeAccessibility.Slider(name: "Volume"), "slider", "the slider is named 'Volume', not 'Circle size'"),
+        (FakeAccessibility.Slider(value: 4), "slider", "its value is 4.0, but snapsized shows index 2"),
+    ])
+    func wrongSlider(slider: FakeAccessibility.Slider, step: String, detail: String) throws {
+        let fixture = try DaemonFixture()
+        let accessibility = try FakeAccessibility(slider, serviceDirectory: fixture.serviceDirectory)
+        let result = try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address])
+        #expect(result.status == 69)
+        let (failed, steps) = try statuses(result.out)
+        #expect(failed == step)
+        #expect(steps["registry"] == "ok")
+        #expect(result.out.contains(detail), "\(result.out)")
+    }
+}

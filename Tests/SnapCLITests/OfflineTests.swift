@@ -1,0 +1,98 @@
+import Testing
+import DBusKit
+@testable import SnapCLI
+
+/// A client that answers from memory, to test commands without a bus.
+final class FakeClient: SizeSelectorClient {
+    var current = SelectorState(sizes: [20, 40, 60, 80, 100], selectedIndex: 2, selectedSize: 60, shownIndex: 2, shownSize: 60,
+                                previewing: false, valueText: "60 points", label: "Circle size", trackWidth: 336,
+                                trackInset: 12, layout: "ordinal")
+    var refusal: MethodError?
+
+    func state() throws(MethodError) -> SelectorState { current }
+    func step(by steps: Int) throws(MethodError) -> SelectorReply {
+        if let refusal { throw refusal }
+        let index = min(max(current.selectedIndex + steps, 0), current.sizes.count - 1)
+        let atLimit = index != current.selectedIndex + steps
+        current.selectedIndex = index
+        current.selectedSize = current.sizes[index]
+        return SelectorReply(index: index, size: current.sizes[index], atLimit: atLimit)
+    }
+    func setIndex(_ index: Int) throws(MethodError) -> SelectorReply { try step(by: index - current.selectedIndex) }
+    func setSize(_ size: Int) throws(MethodError) -> SelectorReply { throw MethodError(.failed, "not faked") }
+    func preview(x: Double) throws(MethodError) -> SelectorReply { throw MethodError(.failed, "not faked") }
+    func commit(x: Double) throws(MethodError) -> SelectorReply { throw MethodError(.failed, "not faked") }
+    func cancel() throws(MethodError) {}
+    func focus() throws(MethodError) { if let refusal { throw refusal } }
+    func valueText() throws(MethodError) -> String { current.valueText }
+    func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void) {}
+}
+
+func runWithFake(_ fake: FakeClient, _ arguments: [String]) -> (status: Int32, out: String, err: String) {
+    let captured = Captured()
+    let console = Console(out: { captured.out += $0 }, err: { captured.err += $0 })
+    let status = Tool.main(arguments, context: CommandContext(console: console, environment: [:],
+                                                              makeClient: { _, _ throws(MethodError) in fake }))
+    return (status, captured.out, captured.err)
+}
+
+@Suite("snapsizectl offline: fake client, rendering, keys")
+struct OfflineTests {
+    @Test("inc at the top with a fake client: size on stdout, the limit on stderr, exit 0")
+    func incAtLimit() {
+        let fake = FakeClient()
+        #expect(runWithFake(fake, ["inc", "2"]).out == "100\n")
+        let result = runWithFake(fake, ["inc"])
+        #expect(result.status == 0 && result.out == "100\n" && result.err == "already at the largest size, 100 points\n")
+    }
+
+    @Test("error names map to the documented exit statuses", arguments: [
+        ("org.snapsize.SizeSelector1.Error.PreviewActive", Int32(1)), ("org.freedesktop.DBus.Error.InvalidArgs", 1),
+        ("org.freedesktop.DBus.Error.ServiceUnknown", 69), ("org.freedesktop.DBus.Error.NameHasNoOwner", 69),
+        ("org.freedesktop.DBus.Error.NoReply", 69), ("org.freedesktop.DBus.Error.Spawn.ChildExited", 69),
+    ])
+    func exitStatuses(name: String, status: Int32) throws {
+        let fake = FakeClient()
+        fake.refusal = MethodError(try #require(ErrorName(rawValue: name)), "because")
+        let result = runWithFake(fake, ["focus"])
+        #expect(result.status == status)
+        #expect(result.err.contains("\(name): because"), "\(result.err)")
+        #expect(result.out == "")
+    }
+
+    @Test("show: ASCII and Unicode pictures, the committed size marked only when a preview differs")
+    func show() {
+        var state = FakeClient().current
+        #expect(ShowCommand.render(state, style: .ascii) == "20 - 40 - [60] - 80 - 100\n")
+        #expect(ShowCommand.render(state, style: .unicode) == "20 ─ 40 ─ [60] ─ 80 ─ 100\n")
+        state.previewing = true
+        #expect(ShowCommand.render(state, style: .ascii) == "20 - 40 - [60] - 80 - 100\n", "a preview at the committed size")
+        state.shownIndex = 0
+        state.shownSize = 20
+        state.valueText = "20 points"
+        #expect(ShowCommand.render(state, style: .ascii) == "[20] - 40 - (60) - 80 - 100\npreview 20 points, committed 60 points\n")
+    }
+
+    @Test("watch phases from what PropertiesChanged carried")
+    func phases() {
+        #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 3, shownSize: 80, previewing: true)) == .preview)
+        #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 4, shownSize: 100)) == .preview)
+        #expect(WatchCommand.phase(of: SelectorChange(selectedIndex: 4, selectedSize: 100, previewing: false)) == .commit)
+        #expect(WatchCommand.phase(of: SelectorChange(selectedIndex: 1, selectedSize: 40, shownIndex: 1)) == .commit)
+        #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 2, previewing: false)) == .cancel)
+    }
+
+    @Test("key decoding: arrows in both modes, Home/End variants, split sequences, a lone Esc waits")
+    func keys() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[C\u{1B}[D\u{1B}OA\u{1B}[B\u{1B}[H\u{1B}[4~\u{1B}[1~\u{1B}OF\rq\u{03}x".utf8))
+                == [.right, .left, .up, .down, .home, .end, .home, .end, .enter, .quit, .interrupt, .other])
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.hasPendingEscape)
+        #expect(decoder.feed(Array("[".utf8)) == [])
+        #expect(decoder.feed(Array("C".utf8)) == [.right])
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.flushPendingEscape() == .escape)
+        #expect(decoder.feed(Array("\u{1B}q".utf8)) == [.escape, .quit])
+    }
+}

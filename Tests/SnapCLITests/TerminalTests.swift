@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let right = "\u{1B}[C", left = "\u{1B}[D", up = "\u{1B}[A", home = "\u{1B}[H", end = "\u{1B}[F", escape = "\u{1B}"
+
+extension DaemonTests {
+    @Suite("adjust and show in a pseudo-terminal")
+    struct InTerminal {
+        func adjust(_ fixture: DaemonFixture) throws -> TerminalProcess {
+            var environment = fixture.environment
+            environment["TERM"] = "xterm"
+            let terminal = try TerminalProcess(productPath("snapsizectl")!, ["adjust"], environment: environment)
+            try #require(terminal.waitForOutput(containing: "Enter commits, Esc cancels, q quits."), "\(terminal.output)")
+            return terminal
+        }
+
+        /// Sends keys and waits until `line` is the newest line of output.
+        func press(_ terminal: TerminalProcess, _ keys: String, expect line: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+            let before = terminal.output.components(separatedBy: line + "\n").count
+            terminal.send(keys)
+            let arrived = terminal.waitForOutput(containing: line) && waitUntil(timeout: 10) {
+                terminal.output.components(separatedBy: line + "\n").count > before
+            }
+            #expect(arrived, "no '\(line)' after \(keys.debugDescription): \(terminal.output)", sourceLocation: sourceLocation)
+        }
+
+        func isRestored(_ terminal: TerminalProcess) -> Bool {
+            let attributes = terminal.terminalAttributes()
+            let local = tcflag_t(ICANON | ECHO | ISIG)
+            return attributes.c_lflag & local == local && attributes.c_iflag & tcflag_t(ICRNL) != 0
+        }
+
+        @Test("arrows preview, Enter commits, Esc cancels, Home/End, q quits; the terminal is restored")
+        func keys() throws {
+            let fixture = try DaemonFixture()
+            let terminal = try adjust(fixture)
+            #expect(terminal.output.hasPrefix("Circle size: 60 points. "))
+            #expect(!isRestored(terminal), "adjust switches the terminal to raw input")
+
+            press(terminal, right, expect: "Preview: 80 points")
+            let shown = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            #expect(shown["previewing"] as? Bool == true)
+            #expect(shown["shownSize"] as? Int == 80)
+            #expect(shown["selectedSize"] as? Int == 60)
+            press(terminal, up, expect: "Preview: 100 points")
+            press(terminal, right, expect: "already at the largest size, 100 points")
+            press(terminal, "\r", expect: "Committed: 100 points")
+            #expect(try fixture.ctl(["get"]).out == "100\n")
+
+            press(terminal, left, expect: "Preview: 80 points")
+            press(terminal, escape, expect: "Cancelled: 100 points")
+            #expect(try parseObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == false)
+            press(terminal, home, expect: "Preview: 20 points")
+            press(terminal, end, expect: "Preview: 100 points")
+            press(terminal, left + left, expect: "Preview: 60 points")
+            press(terminal, "\r", expect: "Committed: 60 points")
+            press(terminal, "\u{1B}[D", expect: "Preview: 40 points")
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            #expect(isRestored(terminal), "the terminal is back in its original mode")
+
+            let lines = terminal.output.split(separator: "\n").dropFirst().map(String.init)
+            #expect(lines == [
+                "Preview: 80 points", "Preview: 100 points", "already at the largest size, 100 points",
+                "Committed: 100 points", "Preview: 80 points", "Cancelled: 100 points", "Preview: 20 points",
+                "Preview: 100 points", "Preview: 80 points", "Preview: 60 points", "Committed: 60 points",
+                "Preview: 40 points", "Cancelled: 60 points",
+            ])
+            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            #expect(status["previewing"] as? Bool == false)
+            #expect(status["selectedSize"] as? Int == 60)
+        }
+
+        @Test("Ctrl-C cancels the preview, restores the terminal, exit 130", arguments: ["key", "signal"])
+        func interrupt(how: String) throws {
+            let fixture = try DaemonFixture()
+            let terminal = try adjust(fixture)
+            press(terminal, right, expect: "Preview: 80 points")
+            if how == "key" { terminal.send("\u{03}") } else { terminal.signal(SIGINT) }
+            #expect(terminal.waitForExit() == 130)
+            #expect(terminal.output.hasSuffix("Preview: 80 points\nCancelled: 60 points\n"), "\(terminal.output)")
+            #expect(isRestored(terminal))
+            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            #expect(status["previewing"] as? Bool == false)
+            #expect(status["selectedSize"] as? Int == 60)
+        }
+
+        @Test("another client's preview: the refusal is reported and adjust goes on")
+        func refusal() throws {
+            let fixture = try DaemonFixture()
+            let terminal = try adjust(fixture)
+            let other = try fixture.client()
+            try other.selector("Preview", [.double(tick[0])])
+            terminal.send(right)
+            #expect(terminal.waitForOutput(containing: "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "
+                                           + "A preview is open (held by \(other.uniqueName))"), "\(terminal.output)")
+            #expect(!terminal.output.contains("Preview: "))
+            try other.selector("Cancel")
+            press(terminal, right, expect: "Preview: 80 points")
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            #expect(terminal.output.hasSuffix("Cancelled: 60 points\n"))
+        }
+
+        @Test("show on a terminal: Unicode and colour, the committed size marked while a preview differs")
+        func showOnTerminal() throws {
+            let fixture = try DaemonFixture()
+            let other = try fixture.client()
+            try other.selector("Preview", [.double(tick[3])])
+            var environment = fixture.environment
+            environment["TERM"] = "xterm"
+            let colour = try TerminalProcess(productPath("snapsizectl")!, ["show"], environment: environment)
+            #expect(colour.waitForExit() == 0)
+            #expect(colour.output == "20 ─ 40 ─ \u{1B}[4m(60)\u{1B}[0m ─ \u{1B}[1;7m[80]\u{1B}[0m ─ 100\n"
+                    + "preview 80 points, committed 60 points\n")
+            environment["NO_COLOR"] = "1"
+            let plain = try TerminalProcess(productPath("snapsizectl")!, ["show"], environment: environment)
+            #expect(plain.waitForExit() == 0)
+            #expect(plain.output == "20 ─ 40 ─ (60) ─ [80] ─ 100\npreview 80 points, committed 60 points\n")
+        }
+    }
+}
