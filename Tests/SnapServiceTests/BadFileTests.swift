@@ -23,7 +23,7 @@ struct BadFileTests {
             try Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }).write(to: URL(fileURLWithPath: path))
         case .huge:
             // 100 MB, sparse so the test writes almost nothing.
-            manager.createFile(atPath: path, contents: Data(valid.utf8))
+            _ = manager.createFile(atPath: path, contents: Data(valid.utf8))
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.truncate(atOffset: 100 * 1024 * 1024)
             try handle.close()

@@ -31,7 +31,7 @@ struct FuzzCall {
 }
 
 enum Fuzz {
-    static let xs: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 0, 12, 51, 90, 168, 250, 324, 336, -10, 5e-324,
+    static let xs: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 0, 12, 51, 90, 168, 250, 324, 336, -10, .leastNonzeroMagnitude,
                                .greatestFiniteMagnitude, -0.0, 129.0, 207.0]
 
     /// A mix of valid calls and malformed ones.
