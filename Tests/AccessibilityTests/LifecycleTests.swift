@@ -59,6 +59,28 @@ struct LifecycleTests {
         #expect(daemon.isRunning)
     }
 
+    @Test("the accessibility bus going away does not end the daemon; it rejoins the next one")
+    func accessibilityBusRestart() throws {
+        let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        let client = try Connection(address: bus.address)
+        var stack: AccessibilityStack? = try AccessibilityStack(sessionEnvironment: bus.environment)
+        let daemon = try startSnapsized([], environment: bus.environment, client: client)
+        defer { daemon.terminate() }
+        #expect(try runPython("inspect_slider.py", [], environment: stack!.environment, timeout: 40).int("apps") == 1)
+        stack?.stop()
+        stack = nil
+        #expect(waitUntil(timeout: 5) { daemon.stderr.contains("accessibility bus went away") }, "\(daemon.stderr)")
+        let incremented = try client.call(destination: selectorName, path: selectorPath, interface: selectorName,
+                                          member: "Increment", timeoutMilliseconds: 5000)
+        #expect(incremented == [.uint32(3), .int32(80), .boolean(false)], "still serving D-Bus")
+        let second = try AccessibilityStack(sessionEnvironment: bus.environment)
+        defer { second.stop() }
+        let info = try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40)
+        #expect(info.int("apps") == 1)
+        #expect(info.object("slider").object("value").double("current") == 3)
+        #expect(daemon.isRunning)
+    }
+
     @Test("focus only on request; announcements coalesced while unfocused and never while focused")
     func focusAndAnnouncements() throws {
         let fixture = try SliderFixture()
