@@ -8,8 +8,8 @@ RELEASE    := .build/release
 # Build: C libraries used through SwiftPM system-library targets.
 BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
 # Run and test: the buses and the real clients the tests drive.
-TEST_DEPS  := valgrind dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi gir1.2-atspi-2.0 \
-              python3-gi xvfb x11-utils orca python3-dogtail
+TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
+              gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 
 .PHONY: run test stress deps build bench-core install clean

@@ -23,8 +23,11 @@ let package = Package(
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
 
-        // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1.
-        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit"]),
+        // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
+        .target(name: "AtSpi", dependencies: ["DBusKit"]),
+
+        // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
+        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "AtSpi"]),
         .executableTarget(name: "snapsized", dependencies: ["SnapService"]),
 
         // The command-line front end (argument parsing, commands, output).
@@ -42,6 +45,11 @@ let package = Package(
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "TestSupport"]),
+        // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
+        .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
+        // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.
+        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "TestSupport", "CAtspi"],
+                    exclude: ["Scripts", "Orca"]),
     ],
     swiftLanguageModes: [.v6]
 )

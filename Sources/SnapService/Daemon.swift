@@ -46,7 +46,7 @@ public enum Daemon {
             return Status.usage.rawValue
         }
         let model = makeModel(settings)
-        return serve(model: model, settings: settings).rawValue
+        return serve(model: model, settings: settings, environment: environment).rawValue
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -101,7 +101,7 @@ public enum Daemon {
     }
 
     /// Connects, exports, takes the name and runs the loop; returns how it ended.
-    static func serve(model: SelectionModel, settings: DaemonSettings) -> Status {
+    static func serve(model: SelectionModel, settings: DaemonSettings, environment: [String: String]) -> Status {
         let loop = EventLoop()
         let session: Connection
         do {
@@ -123,6 +123,14 @@ public enum Daemon {
             log("cannot serve \(SizeSelectorObject.busName.rawValue): \(error.message)")
             return .unavailable
         }
+        // The accessible slider shares this loop and this model; an accessibility bus that is
+        // missing or lost never ends the daemon.
+        var accessibility: AccessibilityService?
+        if settings.accessibility {
+            accessibility = AccessibilityService(model: model, object: object, session: session, loop: loop,
+                                                 announce: settings.announce, environment: environment)
+            accessibility?.start()
+        }
         var status = Status.stopped
         session.onDisconnect = {
             log("the session bus went away; exiting so that the session can start me again")
@@ -137,6 +145,7 @@ public enum Daemon {
             _ = try? model.perform { $0.endPreview() }
             session.flush()
         }
+        accessibility?.stop()
         return status
     }
 }

@@ -1,0 +1,74 @@
+import DBusKit
+
+/// Registers the application with the AT-SPI registry (`Socket.Embed`), and again — exactly once —
+/// each time the registry gets a new owner (it was restarted).
+///
+/// The registry does not de-duplicate: a second Embed to the same registry shows the application
+/// twice. So we remember which registry instance (unique name) holds our registration, and embed
+/// only when the current owner differs; an Embed that is in flight while the owner changes is
+/// checked against the owner when its reply arrives. An Embed can itself activate the registry,
+/// whose NameOwnerChanged then arrives before the reply: that case is not a restart.
+public final class Registration {
+    let connection: Connection
+    let app: AccessibleApplication
+    /// Embeds sent so far (for logs and tests).
+    public private(set) var embedCount = 0
+    /// The registry's current owner as last announced by the bus; nil while it has none.
+    private var registryOwner: String?
+    /// The registry instance that answered our last Embed.
+    private var embeddedWith: String?
+    private var inFlight = false
+
+    public init(connection: Connection, app: AccessibleApplication) {
+        self.connection = connection
+        self.app = app
+    }
+
+    public func start() {
+        connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                            + "member='NameOwnerChanged',arg0='\(AtspiPaths.registryName)'")
+        connection.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { [unowned self] signal in
+            guard signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
+                  signal.arguments[0].asString == AtspiPaths.registryName,
+                  let owner = signal.arguments[2].asString else { return }
+            self.registryOwner = owner.isEmpty ? nil : owner
+            if let current = self.registryOwner, !self.inFlight, current != self.embeddedWith { self.embed() }
+        }
+        embed()
+    }
+
+    private func embed() {
+        inFlight = true
+        embedCount += 1
+        do {
+            try connection.callAsync(destination: AtspiPaths.registryName, path: AtspiPaths.root,
+                                     interface: "org.a11y.atspi.Socket", member: "Embed",
+                                     arguments: [app.rootRef.value], timeoutMilliseconds: 10_000) { [weak self] reply in
+                self?.embedded(reply)
+            }
+        } catch {
+            inFlight = false
+            atspiLog("could not register with the accessibility registry: \(error.message)")
+        }
+    }
+
+    private func embedded(_ reply: Result<[DBusValue], MethodError>) {
+        inFlight = false
+        switch reply {
+        case .success(let values):
+            guard let desktop = values.first.flatMap(AccessibleRef.init) else {
+                atspiLog("the accessibility registry answered Embed with \(signature(of: values)), not (so)")
+                return
+            }
+            app.desktop = desktop
+            // The reply names the registry by its unique name; a well-known name tells us nothing.
+            embeddedWith = desktop.name.hasPrefix(":") ? desktop.name : registryOwner
+        case .failure(let error):
+            atspiLog("the accessibility registry refused Embed: \(error.message); waiting for it to restart")
+            embeddedWith = nil
+            return
+        }
+        // The registry restarted while our Embed was on its way: register with the new one.
+        if let current = registryOwner, current != embeddedWith { embed() }
+    }
+}

@@ -1,0 +1,86 @@
+import AtSpi
+import DBusKit
+import SnapCore
+import SnapSettings
+
+/// The accessible side of the daemon: joins the accessibility bus (whenever it is there), shows
+/// the selection as an AT-SPI slider, and tells screen readers what changed.
+///
+/// It only observes the model. A change of the SHOWN index becomes an accessible-value event
+/// (and nothing else does); a change of the COMMITTED size while the slider does not hold focus
+/// becomes an announcement, coalesced so that a burst of steps yields one announcement carrying
+/// the latest value.
+final class AccessibilityService {
+    /// At most one announcement per this many seconds.
+    static let announcementInterval = 0.25
+
+    let model: SelectionModel
+    let object: SizeSelectorObject
+    let loop: EventLoop
+    let announce: DaemonSettings.Announce
+    let bus: AccessibilityBus
+    private let bridge: SliderBridge
+    private var app: AccessibleApplication?
+    private var registration: Registration?
+    private var pendingAnnouncement: TimerID?
+
+    init(model: SelectionModel, object: SizeSelectorObject, session: Connection, loop: EventLoop,
+         announce: DaemonSettings.Announce, environment: [String: String]) {
+        self.model = model
+        self.object = object
+        self.loop = loop
+        self.announce = announce
+        bridge = SliderBridge(model: model)
+        bus = AccessibilityBus(session: session, loop: loop, environment: environment)
+    }
+
+    func start() {
+        model.observe { [unowned self] change in self.changed(change) }
+        bus.onJoin = { [unowned self] connection in self.joined(connection) }
+        bus.onLeave = { [unowned self] in self.left() }
+        bus.start()
+    }
+
+    func stop() {
+        left()
+        bus.close()
+    }
+
+    private func joined(_ connection: Connection) {
+        let app = AccessibleApplication(connection: connection, source: bridge,
+                                        info: ApplicationInfo(name: "snapsize", toolkitName: "snapsize",
+                                                              version: Daemon.version))
+        do {
+            try app.export()
+        } catch {
+            log("cannot show the slider on the accessibility bus: \(error.message)")
+            return
+        }
+        let registration = Registration(connection: connection, app: app)
+        registration.start()
+        self.app = app
+        self.registration = registration
+        object.focus = { [unowned app] in app.grabFocus() }
+    }
+
+    private func left() {
+        object.focus = nil
+        app = nil
+        registration = nil
+        if let pendingAnnouncement { loop.cancel(pendingAnnouncement) }
+        pendingAnnouncement = nil
+    }
+
+    private func changed(_ change: SelectionChange) {
+        guard let app else { return }
+        if change.shown != nil { app.valueChanged() }
+        if change.committed != nil, !app.isFocused, announce == .changes, pendingAnnouncement == nil {
+            // The timer reads the value when it fires, so it always carries the latest one.
+            pendingAnnouncement = loop.schedule(after: Self.announcementInterval) { [unowned self] in
+                self.pendingAnnouncement = nil
+                guard let app = self.app, !app.isFocused else { return }
+                app.announce(self.model.committedValueText)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import AtSpi
+import SnapCore
+
+/// The accessible slider's view of the selection: reads through the model, writes through the
+/// same core transitions as the D-Bus methods (SetIndex's path for a value write, Increment's for
+/// an action), so every observer — PropertiesChanged, Committed, persistence — sees them alike.
+final class SliderBridge: SliderSource {
+    let model: SelectionModel
+    let trackWidth: Double
+
+    init(model: SelectionModel) {
+        self.model = model
+        trackWidth = model.snapper.track.width
+    }
+
+    var label: String { model.presentation.label }
+    var choicesDescription: String { model.presentation.choices(model.sizes) }
+    var indexValue: Double { Double(model.shownIndex) }
+    var minimumIndexValue: Double { 0 }
+    var maximumIndexValue: Double { Double(model.sizes.lastIndex) }
+    var valueText: String { model.valueText }
+    var shownSize: Int { model.shownSize }
+    var committedSize: Int { model.committedSize }
+
+    func setIndexValue(_ value: Double) -> Bool {
+        do {
+            try model.perform { selection throws(SnapError) in try selection.set(indexValue: value) }
+            return true
+        } catch {
+            log("refused an accessibility value write of \(value): \(error.dbusError.message)")
+            return false
+        }
+    }
+
+    func step(by steps: Int) -> Bool {
+        do {
+            let result = try model.perform({ selection throws(SnapError) in try selection.step(by: steps) },
+                                           change: \.change)
+            return !result.atLimit
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// An AT-SPI2 accessibility bus on a `PrivateSessionBus`: `at-spi-bus-launcher` (which owns
+/// `org.a11y.Bus` and runs the accessibility dbus-daemon) plus `at-spi2-registryd`, both started
+/// here and stopped by PID. The registry can be killed and restarted to test re-registration.
+public final class AccessibilityStack: Sendable {
+    public static let launcherPath = "/usr/libexec/at-spi-bus-launcher"
+    public static let registryPath = "/usr/libexec/at-spi2-registryd"
+
+    /// The accessibility bus address (what `org.a11y.Bus.GetAddress` returns).
+    public let address: String
+    /// The session environment plus `AT_SPI_BUS_ADDRESS`.
+    public let environment: [String: String]
+    public let launcher: ChildProcess
+    private let registry = Mutex<ChildProcess?>(nil)
+
+    /// Starts the launcher with `sessionEnvironment` (a `PrivateSessionBus.environment`, plus
+    /// DISPLAY when an X server should be told about the bus) and, unless `startRegistry` is
+    /// false, the registry.
+    public init(sessionEnvironment: [String: String], startRegistry: Bool = true, timeout: Double = 10) throws {
+        for path in [Self.launcherPath, Self.registryPath] where !FileManager.default.isExecutableFile(atPath: path) {
+            throw ChildProcessError.notReady("\(path) is missing (apt install at-spi2-core)")
+        }
+        let launcher = try ChildProcess(Self.launcherPath, ["--launch-immediately", "--a11y=1"], environment: sessionEnvironment)
+        self.launcher = launcher
+        var found: String?
+        waitUntil(timeout: timeout, interval: 0.05) {
+            let reply = try? run("gdbus", ["call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                                           "--method", "org.a11y.Bus.GetAddress"], environment: sessionEnvironment, timeout: 5)
+            found = reply.flatMap { $0.status == 0 ? AccessibilityStack.parseStringReply($0.stdout) : nil }
+            return found != nil || !launcher.isRunning
+        }
+        guard let found else {
+            let log = launcher.stderr
+            launcher.terminate()
+            throw ChildProcessError.notReady("at-spi-bus-launcher gave no address within \(timeout) s: \(log)")
+        }
+        address = found
+        var environment = sessionEnvironment
+        environment["AT_SPI_BUS_ADDRESS"] = found
+        self.environment = environment
+        if startRegistry {
+            do { try self.startRegistry(timeout: timeout) } catch { stop(); throw error }
+        }
+    }
+
+    deinit { stop() }
+
+    /// The registry's PID, while one started here runs.
+    public var registryPID: pid_t? { registry.withLock { $0?.isRunning == true ? $0?.pid : nil } }
+
+    /// Starts `at-spi2-registryd` and waits until `org.a11y.atspi.Registry` has an owner.
+    ///
+    /// A client that calls the registry first makes the accessibility bus start one by activation
+    /// (as on a desktop); ours then exits, and the activated one, a child of that bus, ends with it.
+    public func startRegistry(timeout: Double = 10) throws {
+        let child = try ChildProcess(Self.registryPath, [], environment: environment)
+        registry.withLock { $0 = child }
+        guard waitUntil(timeout: timeout, interval: 0.02, { nameHasOwner("org.a11y.atspi.Registry") }) else {
+            throw ChildProcessError.notReady("at-spi2-registryd did not take its name: \(child.stderr)")
+        }
+    }
+
+    /// SIGKILLs the registry we started and waits until its name is gone from the bus.
+    public func killRegistry(timeout: Double = 10) {
+        let child = registry.withLock { child in defer { child = nil }; return child }
+        child?.forceKill()
+        waitUntil(timeout: timeout, interval: 0.02) { !nameHasOwner("org.a11y.atspi.Registry") }
+    }
+
+    /// Whether `name` has an owner on the accessibility bus.
+    public func nameHasOwner(_ name: String) -> Bool {
+        let reply = try? run("gdbus", ["call", "--address", address, "--dest", "org.freedesktop.DBus",
+                                       "--object-path", "/org/freedesktop/DBus", "--method",
+                                       "org.freedesktop.DBus.NameHasOwner", name], environment: environment, timeout: 5)
+        return reply?.stdout.contains("true") == true
+    }
+
+    /// Stops the registry, then the launcher (which stops its bus). Idempotent.
+    public func stop() {
+        registry.withLock { child in child?.terminate(); child = nil }
+        launcher.terminate()
+    }
+
+    /// `('text',)` as gdbus prints a one-string reply -> `text`.
+    static func parseStringReply(_ output: String) -> String? {
+        let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("('"), trimmed.hasSuffix("',)") else { return nil }
+        let text = String(trimmed.dropFirst(2).dropLast(3))
+        return text.isEmpty ? nil : text
+    }
+}

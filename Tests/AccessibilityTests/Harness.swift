@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+/// Debian's interpreter: the pyenv `python3` on PATH has no `gi`, hence no pyatspi.
+let systemPython = "/usr/bin/python3"
+/// The checked-in client scripts next to this file.
+let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts").path
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+let selectorName = "org.snapsize.SizeSelector1"
+let selectorPath = ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!
+
+/// One private desktop: a session bus (activating nothing installed on the machine), an
+/// accessibility bus with its registry, and `snapsized` on both. Everything stopped by PID.
+final class SliderFixture {
+    let bus: PrivateSessionBus
+    let stack: AccessibilityStack
+    var daemon: ChildProcess?
+    /// The project's own D-Bus client on the session bus.
+    let client: Connection
+
+    /// `daemonEnvironment` chooses how the daemon finds the accessibility bus: the stack's
+    /// environment has AT_SPI_BUS_ADDRESS; `bus.environment` makes it ask org.a11y.Bus.
+    init(daemonArguments: [String] = [], useBusAddressVariable: Bool = true, sessionExtras: [String: String] = [:]) throws {
+        bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        stack = try AccessibilityStack(sessionEnvironment: bus.environment.merging(sessionExtras) { $1 })
+        client = try Connection(address: bus.address)
+        try startDaemon(daemonArguments, environment: useBusAddressVariable ? stack.environment : bus.environment)
+        _ = try python("inspect_slider.py")  // waits until the application is in the desktop
+    }
+
+    deinit {
+        daemon?.terminate()
+        stack.stop()
+        bus.stop()
+    }
+
+    func startDaemon(_ arguments: [String], environment: [String: String]) throws {
+        daemon = try startSnapsized(arguments, environment: environment, client: client)
+    }
+
+    /// Runs a checked-in script with Debian's python on this desktop and parses its JSON object.
+    func python(_ script: String, _ arguments: [String] = [], timeout: Double = 40) throws -> [String: Any] {
+        try runPython(script, arguments, environment: stack.environment, timeout: timeout)
+    }
+
+    /// Calls org.snapsize.SizeSelector1.`member` with the project's client.
+    @discardableResult
+    func selector(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try client.call(destination: selectorName, path: selectorPath, interface: selectorName, member: member,
+                        arguments: arguments, timeoutMilliseconds: 5000)
+    }
+
+    func selectorProperty(_ name: String) throws -> DBusValue? {
+        try client.call(destination: selectorName, path: selectorPath, interface: "org.freedesktop.DBus.Properties",
+                        member: "Get", arguments: [.string(selectorName), .string(name)], timeoutMilliseconds: 5000)
+            .first?.asVariant
+    }
+}
+
+/// Starts the built `snapsized` and waits until it owns its name on the session bus.
+func startSnapsized(_ arguments: [String], environment: [String: String], client: Connection) throws -> ChildProcess {
+    guard let executable = productPath("snapsized") else { throw HarnessError("snapsized is not built") }
+    let daemon = try ChildProcess(executable, ["--no-state"] + arguments, environment: environment)
+    let owned = waitUntil(timeout: 10, interval: 0.02) {
+        let reply = try? client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                     interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                     arguments: [.string(selectorName)], timeoutMilliseconds: 2000)
+        return reply?.first?.asBool == true || !daemon.isRunning
+    }
+    guard owned, daemon.isRunning else {
+        let log = daemon.stderr
+        daemon.terminate()
+        throw HarnessError("snapsized did not start: \(log)")
+    }
+    return daemon
+}
+
+func pythonEnvironment(_ environment: [String: String]) -> [String: String] {
+    var env = environment
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  // keep the checked-in folder clean
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+}
+
+func runPython(_ script: String, _ arguments: [String], environment: [String: String], timeout: Double) throws -> [String: Any] {
+    let result = try run(systemPython, [scriptsDirectory + "/" + script] + arguments,
+                         environment: pythonEnvironment(environment), timeout: timeout)
+    let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    guard result.status == 0, let object = parseJSONObject(line) else {
+        throw HarnessError("\(script) \(arguments) failed with status \(result.status): \(result.stdout) \(result.stderr)")
+    }
+    return object
+}
+
+func parseJSONObject(_ line: String) -> [String: Any]? {
+    guard let data = line.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}
+
+/// A running `listen.py`: its event lines, read as they arrive.
+final class EventListener {
+    let child: ChildProcess
+
+    init(environment: [String: String]) throws {
+        child = try ChildProcess(systemPython, [scriptsDirectory + "/listen.py"], environment: pythonEnvironment(environment),
+                                 stdin: .pipe)
+        guard waitUntil(timeout: 20, interval: 0.02, { self.lines.first?["ready"] != nil || !child.isRunning }),
+              child.isRunning else {
+            throw HarnessError("listen.py did not start: \(child.stdout) \(child.stderr)")
+        }
+    }
+
+    deinit {
+        child.closeStdin()
+        child.terminate()
+    }
+
+    var lines: [[String: Any]] {
+        child.stdout.split(separator: "\n").compactMap { parseJSONObject(String($0)) }
+    }
+
+    /// The events of `type` seen so far.
+    func events(_ type: String) -> [[String: Any]] {
+        lines.filter { ($0["type"] as? String)?.hasPrefix(type) == true }
+    }
+
+    /// Waits until at least `count` events of `type` arrived; returns them.
+    @discardableResult
+    func waitFor(_ type: String, count: Int, timeout: Double = 10) -> [[String: Any]] {
+        waitUntil(timeout: timeout, interval: 0.02) { self.events(type).count >= count }
+        return events(type)
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    func object(_ key: String) -> [String: Any] { self[key] as? [String: Any] ?? [:] }
+    func string(_ key: String) -> String? { self[key] as? String }
+    func double(_ key: String) -> Double? { (self[key] as? NSNumber)?.doubleValue }
+    func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
+    func strings(_ key: String) -> [String] { self[key] as? [String] ?? [] }
+}

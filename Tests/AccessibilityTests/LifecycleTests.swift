@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+/// Registration over the life of the buses: registry restarts, a late accessibility bus, focus
+/// requests and announcements.
+@Suite("Accessible slider lifecycle", .serialized)
+struct LifecycleTests {
+    @Test("a restarted registry gets exactly one new Embed, and the application appears once")
+    func registryRestart() throws {
+        let fixture = try SliderFixture()
+        let monitor = try ChildProcess("dbus-monitor", ["--address", fixture.stack.address,
+                                                        "type='method_call',interface='org.a11y.atspi.Socket',member='Embed'"],
+                                       environment: fixture.stack.environment)
+        defer { monitor.terminate() }
+        #expect(waitUntil(timeout: 5) { monitor.stdout.contains("NameAcquired") || monitor.stdout.contains("NameLost") },
+                "dbus-monitor is watching: \(monitor.stdout) \(monitor.stderr)")
+        fixture.stack.killRegistry()
+        try fixture.stack.startRegistry()
+        let info = try fixture.python("inspect_slider.py")
+        #expect(info.int("apps") == 1)
+        #expect(waitUntil(timeout: 5) { monitor.stdout.components(separatedBy: "member=Embed").count - 1 >= 1 })
+        Thread.sleep(forTimeInterval: 0.5)  // a second, duplicate Embed would arrive right behind the first
+        #expect(monitor.stdout.components(separatedBy: "member=Embed").count - 1 == 1, "\(monitor.stdout)")
+        #expect(try fixture.python("inspect_slider.py").int("apps") == 1, "not duplicated in the desktop")
+        // The slider still works through the new registry's desktop.
+        let act = try fixture.python("act.py", ["do:0"])
+        #expect((act["steps"] as? [[String: Any]])?.first?.double("value") == 3)
+    }
+
+    @Test("started before any accessibility bus: serves D-Bus, logs one line, joins when org.a11y.Bus appears")
+    func lateAccessibilityBus() throws {
+        let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        let client = try Connection(address: bus.address)
+        let daemon = try startSnapsized([], environment: bus.environment, client: client)
+        defer { daemon.terminate() }
+        func focus() -> MethodError? {
+            do {
+                _ = try client.call(destination: selectorName, path: selectorPath, interface: selectorName, member: "Focus",
+                                    timeoutMilliseconds: 5000)
+                return nil
+            } catch { return error }
+        }
+        #expect(focus()?.name.rawValue == "org.snapsize.SizeSelector1.Error.NoAccessibility")
+        let incremented = try client.call(destination: selectorName, path: selectorPath, interface: selectorName,
+                                          member: "Increment", timeoutMilliseconds: 5000)
+        #expect(incremented == [.uint32(3), .int32(80), .boolean(false)], "D-Bus keeps working without a11y")
+        #expect(daemon.stderr.split(separator: "\n").filter { $0.contains("no accessibility bus") }.count == 1,
+                "one line: \(daemon.stderr)")
+
+        let stack = try AccessibilityStack(sessionEnvironment: bus.environment)
+        defer { stack.stop() }
+        let info = try runPython("inspect_slider.py", [], environment: stack.environment, timeout: 40)
+        #expect(info.int("apps") == 1)
+        #expect(info.object("slider").object("value").double("current") == 3, "same state as the D-Bus side")
+        #expect(waitUntil(timeout: 5) { focus() == nil }, "Focus works once the slider is on the bus")
+        #expect(daemon.stderr.split(separator: "\n").filter { $0.contains("no accessibility bus") }.count == 1)
+        #expect(daemon.isRunning)
+    }
+
+    @Test("the accessibility bus going away does not end the daemon; it rejoins the next one")
+    func accessibilityBusRestart() throws {
+        let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        let client = try Connection(address: bus.address)
+        var stack: AccessibilityStack? = try AccessibilityStack(sessionEnvironment: bus.environment)
+        let daemon = try startSnapsized([], environment: bus.environment, client: client)
+        defer { daemon.terminate() }
+        #expect(try runPython("inspect_slider.py", [], environment: stack!.environment, timeout: 40).int("apps") == 1)
+        stack?.stop()
+        stack = nil
+        #expect(waitUntil(timeout: 5) { daemon.stderr.contains("accessibility bus went away") }, "\(daemon.stderr)")
+        let incremented = try client.call(destination: selectorName, path: selectorPath, interface: selectorName,
+                                          member: "Increment", timeoutMilliseconds: 5000)
+        #expect(incremented == [.uint32(3), .int32(80), .boolean(false)], "still serving D-Bus")
+        let second = try AccessibilityStack(sessionEnvironment: bus.environment)
+        defer { second.stop() }
+        let info = try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40)
+        #expect(info.int("apps") == 1)
+        #expect(info.object("slider").object("value").double("current") == 3)
+        #expect(daemon.isRunning)
+    }
+
+    @Test("focus only on request; announcements coalesced while unfocused and never while focused")
+    func focusAndAnnouncements() throws {
+        let fixture = try SliderFixture()
+        let listener = try EventListener(environment: fixture.stack.environment)
+        let announcement = "object:announcement", value = "object:property-change:accessible-value"
+        // A burst of 40 steps: a handful of announcements at most, the last one with the final value.
+        for i in 0..<40 { try fixture.selector(i % 3 == 2 ? "Decrement" : "Increment") }
+        listener.waitFor(value, count: 1)
+        Thread.sleep(forTimeInterval: 0.8)
+        let announced = listener.events(announcement)
+        let finalText = try fixture.selectorProperty("ValueText")?.asString
+        #expect(!announced.isEmpty && announced.count <= 4, "coalesced: \(announced)")
+        #expect(announced.last?.string("text") == finalText)
+        #expect(listener.events("object:state-changed:focused").isEmpty)
+        #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")))
+
+        try fixture.selector("Focus")
+        let focused = listener.waitFor("object:state-changed:focused", count: 1)
+        #expect(focused.first?.int("detail1") == 1 && focused.first?.string("source") == "Circle size")
+        #expect(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused"))
+        let before = listener.events(announcement).count, valuesBefore = listener.events(value).count
+        try fixture.selector("SetIndex", [.uint32(0)])
+        listener.waitFor(value, count: valuesBefore + 1)
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(listener.events(announcement).count == before, "no announcements while the slider holds focus")
+    }
+
+    @Test("--announce never sends no announcements; value events still flow")
+    func announceNever() throws {
+        let fixture = try SliderFixture(daemonArguments: ["--announce", "never"])
+        let listener = try EventListener(environment: fixture.stack.environment)
+        try fixture.selector("Increment")
+        try fixture.selector("Increment")
+        listener.waitFor("object:property-change:accessible-value", count: 2)
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(listener.events("object:property-change:accessible-value").count == 2)
+        #expect(listener.events("object:announcement").isEmpty)
+    }
+
+    @Test("--no-accessibility: no slider, Focus answers NoAccessibility")
+    func noAccessibility() throws {
+        let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        let stack = try AccessibilityStack(sessionEnvironment: bus.environment)
+        defer { stack.stop() }
+        let client = try Connection(address: bus.address)
+        let daemon = try startSnapsized(["--no-accessibility"], environment: stack.environment, client: client)
+        defer { daemon.terminate() }
+        var error: MethodError?
+        do {
+            _ = try client.call(destination: selectorName, path: selectorPath, interface: selectorName, member: "Focus",
+                                timeoutMilliseconds: 5000)
+        } catch let e { error = e }
+        #expect(error?.name.rawValue == "org.snapsize.SizeSelector1.Error.NoAccessibility")
+        let count = try run(systemPython, ["-c", "import sys; sys.path.insert(0, '\(scriptsDirectory)'); "
+                                            + "from atspi_common import apps_named; print(len(apps_named('snapsize')))"],
+                            environment: pythonEnvironment(stack.environment))
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(count)")
+    }
+}
+
+/// dogtail (python3-dogtail) on the same private desktop.
+@Suite("Accessible slider through dogtail")
+struct DogtailTests {
+    @Test("dogtail finds the slider by role and name and sets its value")
+    func findAndSet() throws {
+        let fixture = try SliderFixture()
+        // dogtail refuses to run unless it believes a11y is on: the GSettings key (not set on this
+        // private desktop) or this variable, which nothing here loads modules from.
+        var environment = fixture.stack.environment
+        environment["GTK_MODULES"] = "gail:atk-bridge"
+        let result = try runPython("dogtail_set.py", ["4"], environment: environment, timeout: 60)
+        #expect(result.string("found") == "Circle size")
+        #expect(result.string("role") == "slider")
+        #expect(result.double("before") == 2)
+        #expect(result.double("after") == 4)
+        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(4))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+/// The slider as pyatspi (libatspi underneath) sees and drives it, on a private desktop per test.
+@Suite("Accessible slider through pyatspi", .serialized)
+struct PyatspiTests {
+    @Test("the application and its slider have the documented role, name, states, interfaces and values")
+    func appearance() throws {
+        let fixture = try SliderFixture()
+        let info = try fixture.python("inspect_slider.py")
+        #expect(info.int("apps") == 1, "registered exactly once")
+        let app = info.object("app"), slider = info.object("slider"), value = slider.object("value")
+        #expect(app.string("name") == "snapsize")
+        #expect(app.int("role") == 75 && app.string("roleName") == "application")
+        #expect(app.int("childCount") == 1)
+        #expect(app.string("parentRole") == "desktop frame")
+        #expect(app.string("toolkitName") == "snapsize")
+        #expect(app.string("version") == "0.1.0")
+        #expect(app.string("atspiVersion") == "2.1")
+        #expect(slider.string("name") == "Circle size")
+        #expect(slider.string("description") == "One of 20, 40, 60, 80, 100 points")
+        #expect(slider.int("role") == 51 && slider.string("roleName") == "slider")
+        #expect(slider.strings("states") == ["enabled", "focusable", "horizontal", "sensitive", "showing", "visible"])
+        #expect(slider.strings("interfaces") == ["Accessible", "Action", "Component", "Value"])
+        #expect(slider["attributes"] as? [String: String] == ["valuetext": "60 points", "size": "60", "committed-size": "60"])
+        #expect(slider.int("indexInParent") == 0)
+        #expect(slider.string("parentName") == "snapsize")
+        #expect(slider.int("childCount") == 0)
+        #expect(value.double("minimum") == 0 && value.double("maximum") == 4)
+        #expect(value.double("increment") == 1)
+        #expect(value.double("current") == 2)
+        #expect(value.string("text") == "60 points")
+        let actions = slider["actions"] as? [[String: String]] ?? []
+        #expect(actions.map { $0["name"] } == ["increment", "decrement"])
+        #expect(actions.map { $0["localizedName"] } == ["Larger", "Smaller"])
+        #expect(actions.allSatisfy { !($0["description"] ?? "").isEmpty })
+        #expect(slider["extents"] as? [Int] == [0, 0, 336, 40])
+    }
+
+    @Test("writing CurrentValue 3.6 commits index 4 through the core, and the D-Bus side shows it")
+    func valueWrite() throws {
+        let fixture = try SliderFixture()
+        let monitor = try ChildProcess("dbus-monitor", ["--address", fixture.bus.address,
+                                                        "type='signal',interface='\(selectorName)',member='Committed'"],
+                                       environment: fixture.bus.environment)
+        defer { monitor.terminate() }
+        waitUntil(timeout: 5) { monitor.stdout.contains("NameAcquired") || monitor.stdout.contains("signal") }
+        let result = try fixture.python("act.py", ["set:3.6"])
+        let step = (result["steps"] as? [[String: Any]])?.first ?? [:]
+        #expect(step.double("value") == 4)
+        #expect(step.string("text") == "100 points")
+        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(4))
+        #expect(try fixture.selectorProperty("ValueText") == .string("100 points"))
+        #expect(waitUntil(timeout: 5) { monitor.stdout.contains("member=Committed") && monitor.stdout.contains("uint32 4") },
+                "Committed(4, 100) on the session bus: \(monitor.stdout)")
+        // Beyond the ends: clamped, ties away from zero.
+        let more = try fixture.python("act.py", ["set:-7", "set:0.5", "set:99"])
+        #expect((more["steps"] as? [[String: Any]])?.map { $0.double("value") } == [0, 1, 4])
+    }
+
+    @Test("a value write or an action during an open preview is refused and changes nothing")
+    func refusedDuringPreview() throws {
+        let fixture = try SliderFixture()
+        let shown = try fixture.selector("Preview", [.double(12)])  // the left end: index 0, owned by our client
+        #expect(shown == [.uint32(0), .int32(20)])
+        let result = try fixture.python("act.py", ["set:4", "do:0", "do:1"])
+        let steps = result["steps"] as? [[String: Any]] ?? []
+        #expect(steps.map { $0.double("value") } == [0, 0, 0], "the shown (preview) index stays")
+        #expect(steps.dropFirst().map { $0["result"] as? Bool } == [false, false])
+        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(2))
+        #expect(try fixture.selectorProperty("Previewing") == .boolean(true))
+        try fixture.selector("Cancel")
+        let after = try fixture.python("act.py", ["do:0"])
+        #expect((after["steps"] as? [[String: Any]])?.first?.double("value") == 3)
+    }
+
+    @Test("both actions step the committed selection and report false at the ends")
+    func actions() throws {
+        let fixture = try SliderFixture()
+        let result = try fixture.python("act.py", ["do:0", "do:0", "do:0", "do:1", "do:1", "do:1", "do:1", "do:1", "do:7"])
+        let steps = result["steps"] as? [[String: Any]] ?? []
+        #expect(steps.map { $0["result"] as? Bool } == [true, true, false, true, true, true, true, false, false])
+        #expect(steps.map { $0.double("value") } == [3, 4, 4, 3, 2, 1, 0, 0, 0])
+        #expect(steps.map { $0.string("text") ?? "" }.last == "20 points")
+        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(0))
+    }
+
+    @Test("one accessible-value event per change of the shown index, none when it does not change")
+    func valueEvents() throws {
+        let fixture = try SliderFixture()
+        let listener = try EventListener(environment: fixture.stack.environment)
+        let value = "object:property-change:accessible-value"
+        // Each operation is followed by the next expected event, so a spurious event from a
+        // no-change operation would show up out of order in the list.
+        _ = try fixture.python("act.py", ["do:0"]); listener.waitFor(value, count: 1)          // 2 -> 3
+        _ = try fixture.python("act.py", ["do:0", "do:0"]); listener.waitFor(value, count: 2)  // 3 -> 4, then at the limit
+        _ = try fixture.python("act.py", ["set:0", "do:1"]); listener.waitFor(value, count: 3) // 4 -> 0, then at the limit
+        try fixture.selector("Preview", [.double(330)]); listener.waitFor(value, count: 4)     // shown 0 -> 4
+        try fixture.selector("Preview", [.double(329)])                                        // still 4: nothing
+        try fixture.selector("Cancel"); listener.waitFor(value, count: 5)                      // shown back to 0
+        try fixture.selector("Cancel")                                                         // nothing open: nothing
+        try fixture.selector("SetIndex", [.uint32(2)]); listener.waitFor(value, count: 6)      // 0 -> 2
+        try fixture.selector("SetIndex", [.uint32(2)])                                         // same: nothing
+        try fixture.selector("Commit", [.double(12)]); listener.waitFor(value, count: 7)       // direct commit 2 -> 0
+        Thread.sleep(forTimeInterval: 0.5)  // let any stray event arrive before counting
+        let events = listener.events(value)
+        #expect(events.map { $0.double("value") } == [3, 4, 0, 4, 0, 2, 0])
+        #expect(events.allSatisfy { $0.string("source") == "Circle size" })
+        #expect(listener.events("object:state-changed:focused").isEmpty, "the slider never claims focus by itself")
+    }
+}

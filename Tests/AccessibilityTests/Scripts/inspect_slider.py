@@ -1,0 +1,48 @@
+"""Prints everything a client can read about the snapsize application and its slider."""
+import pyatspi
+from gi.repository import Atspi
+from atspi_common import apps_named, emit, find_slider, state_names
+
+app, slider = find_slider()
+value = slider.queryValue()
+action = slider.queryAction()
+component = slider.queryComponent()
+emit({
+    "apps": len(apps_named("snapsize")),
+    "app": {
+        "name": app.name,
+        "role": int(app.getRole()),
+        "roleName": app.getRoleName(),
+        "childCount": app.childCount,
+        "toolkitName": app.get_toolkit_name(),
+        "version": app.get_toolkit_version(),
+        "atspiVersion": app.get_atspi_version(),
+        "id": app.get_id(),
+        "parentRole": app.parent.getRoleName() if app.parent is not None else None,
+    },
+    "slider": {
+        "name": slider.name,
+        "description": slider.description,
+        "role": int(slider.getRole()),
+        "roleName": slider.getRoleName(),
+        "states": state_names(slider),
+        "interfaces": sorted(pyatspi.listInterfaces(slider)),
+        "attributes": dict(a.split(":", 1) for a in slider.getAttributes()),
+        "indexInParent": slider.getIndexInParent(),
+        "parentName": slider.parent.name,
+        "childCount": slider.childCount,
+        "value": {
+            "minimum": value.minimumValue,
+            "maximum": value.maximumValue,
+            "increment": value.minimumIncrement,
+            "current": value.currentValue,
+            "text": Atspi.Value.get_text(slider),
+        },
+        "actions": [
+            {"name": action.getName(i), "localizedName": action.getLocalizedName(i),
+             "description": action.getDescription(i)}
+            for i in range(action.nActions)
+        ],
+        "extents": list(component.getExtents(pyatspi.DESKTOP_COORDS)),
+    },
+})
