@@ -117,3 +117,29 @@ extension DaemonTests.Doctor {
         #expect(result.out.contains(detail), "\(result.out)")
     }
 }
+
+extension DaemonTests.Doctor {
+    @Test("the full stack: every step passes against the real accessible slider")
+    func fullStack() throws {
+        let fixture = try DaemonFixture(startDaemon: false)
+        let stack = try AccessibilityStack(sessionEnvironment: fixture.environment)
+        defer { stack.stop() }
+        let daemon = try ChildProcess(try #require(productPath("snapsized")), ["--no-state"], environment: stack.environment)
+        defer { daemon.terminate(timeout: 2) }
+        let a11y: [String: String?] = ["AT_SPI_BUS_ADDRESS": stack.address]
+        var result: DaemonFixture.Result?
+        // The slider appears once the daemon has joined the accessibility bus and embedded itself.
+        waitUntil(timeout: 10, interval: 0.1) {
+            result = try? fixture.ctl(["doctor", "--json"], environment: a11y)
+            return result?.status == 0 || !daemon.isRunning
+        }
+        let json = try #require(result)
+        #expect(json.status == 0, "doctor: \(json.out) \(json.err); daemon: \(daemon.stderr)")
+        let (failed, steps) = try statuses(json.out)
+        #expect(failed == nil)
+        #expect(Set(steps.values) == ["ok"], "\(steps)")
+        let plain = try fixture.ctl(["doctor"], environment: a11y)
+        #expect(plain.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
+                "\(plain.out)")
+    }
+}
