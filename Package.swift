@@ -48,7 +48,7 @@ let package = Package(
         // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
         .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.
-        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "TestSupport", "CAtspi"],
+        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "SnapCore", "TestSupport", "CAtspi"],
                     exclude: ["Scripts", "Orca"]),
     ],
     swiftLanguageModes: [.v6]

@@ -75,6 +75,7 @@ struct PreviewTests {
             "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"), "Previewing": .boolean(false),
         ])
         #expect(watcher.committed.isEmpty)
+        print("owner left: preview reverted " + String(format: "%.1f ms", elapsed * 1000) + " after its connection closed")
     }
 
     @Test("a preview whose owner goes silent ends at the timeout")
@@ -91,6 +92,7 @@ struct PreviewTests {
         #expect(elapsed >= 0.35 && elapsed < 1.5, "timed out after \(elapsed) s")
         #expect(try owner.property("Previewing") == .boolean(false))
         #expect(try owner.property("SelectedSize") == .int32(60))
+        print("silent owner: preview reverted " + String(format: "%.0f ms", elapsed * 1000) + " after opening, with --preview-timeout 0.4")
         // A Preview call restarts the silence timer: moving every 0.2 s keeps it open past 0.4 s.
         _ = try owner.call("Preview", [.double(12)])
         for _ in 0..<4 {
