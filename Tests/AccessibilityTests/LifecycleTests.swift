@@ -17,6 +17,7 @@ struct LifecycleTests {
         #expect(waitUntil(timeout: 5) { monitor.stdout.contains("NameAcquired") || monitor.stdout.contains("NameLost") },
                 "dbus-monitor is watching: \(monitor.stdout) \(monitor.stderr)")
         fixture.stack.killRegistry()
+        #expect(try fixture.selector("Increment") == [.uint32(3), .int32(80), .boolean(false)], "D-Bus works without a registry")
         try fixture.stack.startRegistry()
         let info = try fixture.python("inspect_slider.py")
         #expect(info.int("apps") == 1)
@@ -26,7 +27,8 @@ struct LifecycleTests {
         #expect(try fixture.python("inspect_slider.py").int("apps") == 1, "not duplicated in the desktop")
         // The slider still works through the new registry's desktop.
         let act = try fixture.python("act.py", ["do:0"])
-        #expect((act["steps"] as? [[String: Any]])?.first?.double("value") == 3)
+        #expect((act["steps"] as? [[String: Any]])?.first?.double("value") == 4)
+        #expect(try fixture.selector("Decrement") == [.uint32(3), .int32(80), .boolean(false)])
     }
 
     @Test("started before any accessibility bus: serves D-Bus, logs one line, joins when org.a11y.Bus appears")
