@@ -33,57 +33,35 @@ public final class ChildProcess: Sendable {
         stdoutPath = outputDirectory + "/stdout"
         stderrPath = outputDirectory + "/stderr"
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-
         var pipeWrite: Int32 = -1
         var pipeRead: Int32 = -1
-        switch stdin {
-        case .null:
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        case .file(let path):
-            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
-        case .pipe:
+        if case .pipe = stdin {
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
             pipeRead = fds[0]
             pipeWrite = fds[1]
             _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
-            posix_spawn_file_actions_adddup2(&actions, pipeRead, 0)
-            posix_spawn_file_actions_addclose(&actions, pipeRead)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        // The point of this type: an empty signal mask and default dispositions in the child.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        // posix_spawnp searches the *parent's* PATH; resolve against the child's environment instead.
-        let resolved = resolveExecutable(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
-        var childPID: pid_t = 0
-        let rc = posix_spawnp(&childPID, resolved, &actions, &attributes, argv, envp)
-        if pipeRead >= 0 { close(pipeRead) }
-        guard rc == 0 else {
+        let (stdoutPath, stderrPath, readEnd) = (self.stdoutPath, self.stderrPath, pipeRead)
+        let childPID: pid_t
+        do {
+            childPID = try spawnWithCleanSignals(executable, arguments, environment: environment) { actions in
+                switch stdin {
+                case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+                case .pipe:
+                    posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+                    posix_spawn_file_actions_addclose(&actions, readEnd)
+                }
+                posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
+        } catch {
+            if pipeRead >= 0 { close(pipeRead) }
             if pipeWrite >= 0 { close(pipeWrite) }
-            throw ChildProcessError.spawnFailed(executable, rc)
+            throw error
         }
+        if pipeRead >= 0 { close(pipeRead) }
         pid = childPID
         stdinWriteFD = Mutex(pipeWrite)
     }
@@ -149,21 +127,8 @@ public final class ChildProcess: Sendable {
         return wait()
     }
 
-    /// waitpid on our own child only; the status is remembered so the PID is never reused by mistake.
     private func reap(blocking: Bool) -> Int32? {
-        exitStatus.withLock { stored in
-            if let stored { return stored }
-            var status: Int32 = 0
-            var rc: pid_t
-            repeat {
-                rc = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            } while rc < 0 && errno == EINTR
-            guard rc == pid else { return nil }
-            let signal = status & 0x7f
-            let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            stored = code
-            return code
-        }
+        exitStatus.withLock { reapChild(pid, blocking: blocking, stored: &$0) }
     }
 }
 
@@ -202,7 +167,7 @@ public func makeTemporaryDirectory() throws -> String {
     return String(cString: result)
 }
 
-private func resolveExecutable(_ name: String, path: String) -> String {
+func resolveExecutable(_ name: String, path: String) -> String {
     guard !name.contains("/") else { return name }
     for directory in path.split(separator: ":") {
         let candidate = "\(directory)/\(name)"

@@ -43,38 +43,19 @@ public final class TerminalProcess: Sendable {
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // glibc runs setsid before the file actions, so opening the slave (without O_NOCTTY) in the
-        // new session makes it the child's controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | 0x80 /* SETSID */))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var childPID: pid_t = 0
-        let rc = posix_spawn(&childPID, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else {
+        let childPID: pid_t
+        do {
+            // glibc runs setsid before the file actions, so opening the slave (without O_NOCTTY) in the
+            // new session makes it the child's controlling terminal.
+            childPID = try spawnWithCleanSignals(executable, arguments, environment: environment, newSession: true) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+                posix_spawn_file_actions_adddup2(&actions, 0, 1)
+                posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            }
+        } catch {
             close(master)
             close(slave)
-            throw ChildProcessError.spawnFailed(executable, rc)
+            throw error
         }
         pid = childPID
         self.master = master
@@ -150,18 +131,6 @@ public final class TerminalProcess: Sendable {
     }
 
     private func reap(blocking: Bool) -> Int32? {
-        exitStatus.withLock { stored in
-            if let stored { return stored }
-            var status: Int32 = 0
-            var rc: pid_t
-            repeat {
-                rc = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            } while rc < 0 && errno == EINTR
-            guard rc == pid else { return nil }
-            let signal = status & 0x7f
-            let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            stored = code
-            return code
-        }
+        exitStatus.withLock { reapChild(pid, blocking: blocking, stored: &$0) }
     }
 }
