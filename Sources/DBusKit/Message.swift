@@ -133,13 +133,16 @@ enum MessageWriter {
         case .objectPath(let p): cString(&iter, CDBUS_TYPE_OBJECT_PATH, p.rawValue)
         case .signature(let s): cString(&iter, CDBUS_TYPE_SIGNATURE, s)
         case .array(let element, let values):
-            container(&iter, CDBUS_TYPE_ARRAY, element, values)
+            container(&iter, CDBUS_TYPE_ARRAY, element) { sub in for value in values { append(value, to: &sub) } }
         case .structure(let members):
-            container(&iter, CDBUS_TYPE_STRUCT, nil, members)
+            container(&iter, CDBUS_TYPE_STRUCT, nil) { sub in for member in members { append(member, to: &sub) } }
         case .variant(let inner):
-            container(&iter, CDBUS_TYPE_VARIANT, inner.signature, [inner])
+            container(&iter, CDBUS_TYPE_VARIANT, inner.signature) { sub in append(inner, to: &sub) }
         case .dictEntry(let key, let value):
-            container(&iter, CDBUS_TYPE_DICT_ENTRY, nil, [key, value])
+            container(&iter, CDBUS_TYPE_DICT_ENTRY, nil) { sub in
+                append(key, to: &sub)
+                append(value, to: &sub)
+            }
         }
     }
 
@@ -156,11 +159,16 @@ enum MessageWriter {
         }
     }
 
+    /// Children are written by `body` rather than passed as an array, so a variant or a dict entry
+    /// does not allocate one per value written.
     private static func container(_ iter: inout DBusMessageIter, _ type: Int32, _ signature: String?,
-                                  _ children: [DBusValue]) {
+                                  _ body: (inout DBusMessageIter) -> Void) {
         var sub = DBusMessageIter()
-        checkMemory(dbus_message_iter_open_container(&iter, type, signature, &sub), "dbus_message_iter_open_container")
-        for child in children { append(child, to: &sub) }
+        // withCString: an optional String passed straight to C is copied into a new array first.
+        let opened = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
+            ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
+        checkMemory(opened, "dbus_message_iter_open_container")
+        body(&sub)
         checkMemory(dbus_message_iter_close_container(&iter, &sub), "dbus_message_iter_close_container")
     }
 }

@@ -8,8 +8,15 @@ import SnapCore
 /// (or a restart after a crash) sees the old file or the new one, never a half-written one.
 public struct StateStore: Sendable {
     public let path: String
+    /// The folder and the temporary file, worked out once: `save` runs on every commit.
+    private let folder: String
+    private let temporary: String
 
-    public init(path: String) { self.path = path }
+    public init(path: String) {
+        self.path = path
+        folder = StateStore.folder(of: path)
+        temporary = "\(path).tmp-\(getpid())"
+    }
 
     /// What `load` found.
     public enum Loaded: Equatable, Sendable {
@@ -52,9 +59,7 @@ public struct StateStore: Sendable {
 
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
-        let folder = StateStore.folder(of: path)
         if let problem = StateStore.makeFolders(folder) { return problem }
-        let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
         let bytes = Array("size=\(size)\n".utf8)
