@@ -86,8 +86,8 @@ func matchesSignatures(_ values: [DBusValue], _ expected: String) -> Bool {
 extension DBusValue {
     /// Advances `offset` past this value's signature in `bytes`; false at the first difference.
     fileprivate func consumeSignature(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Bool {
-        func letter(_ code: Character) -> Bool {
-            guard offset < bytes.count, bytes[offset] == code.asciiValue! else { return false }
+        func letter(_ code: Unicode.Scalar) -> Bool {
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: code) else { return false }
             offset += 1
             return true
         }
