@@ -83,6 +83,24 @@ final class Message {
         for value in values { MessageWriter.append(value, to: &iter) }
     }
 
+    /// Appends `interface`, `changed` as `a{sv}` and `invalidated` as `as`: the PropertiesChanged
+    /// body. Checks like `append(_:)` first and writes nothing when something is malformed.
+    func appendPropertiesChanged(interface: String, changed: [(String, DBusValue)], invalidated: [String]) throws(MethodError) {
+        for (name, value) in changed {
+            guard isValidCString(name) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
+            if let problem = value.validationProblem { throw MethodError(.invalidArgs, problem) }
+        }
+        for name in invalidated where !isValidCString(name) {
+            throw MethodError(.invalidArgs, "string contains a NUL character")
+        }
+        guard isValidCString(interface) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        MessageWriter.append(.string(interface), to: &iter)
+        MessageWriter.appendStringVariantDictionary(changed, to: &iter)
+        MessageWriter.append(.stringArray(invalidated), to: &iter)
+    }
+
     /// Reads the whole body. Throws InvalidArgs for types DBusKit does not support (unix fds).
     func arguments() throws(MethodError) -> [DBusValue] {
         var iter = DBusMessageIter()
@@ -142,6 +160,20 @@ enum MessageWriter {
             container(&iter, CDBUS_TYPE_DICT_ENTRY, nil) { sub in
                 append(key, to: &sub)
                 append(value, to: &sub)
+            }
+        }
+    }
+
+    /// An `a{sv}` written straight from (name, value) pairs, without building the array of dict
+    /// entries and variants first (PropertiesChanged on every commit; make bench). Values must
+    /// already be validated.
+    static func appendStringVariantDictionary(_ entries: [(String, DBusValue)], to iter: inout DBusMessageIter) {
+        container(&iter, CDBUS_TYPE_ARRAY, "{sv}") { array in
+            for (name, value) in entries {
+                container(&array, CDBUS_TYPE_DICT_ENTRY, nil) { entry in
+                    cString(&entry, CDBUS_TYPE_STRING, name)
+                    container(&entry, CDBUS_TYPE_VARIANT, value.signature) { variant in append(value, to: &variant) }
+                }
             }
         }
     }
