@@ -133,9 +133,9 @@ final class BusClient {
     // MARK: Signals
 
     /// Waits up to `timeout` seconds for a signal `member` from `sender` (nil: any sender) whose
-    /// first string argument satisfies `firstArgument`; returns the CLOCK_MONOTONIC time it was read.
+    /// leading string arguments satisfy `arguments`; returns the CLOCK_MONOTONIC time it was read.
     func awaitSignal(member: String, sender: String?, timeout: Double,
-                     firstArgument: (String?) -> Bool = { _ in true }) -> Double? {
+                     arguments: ([String]) -> Bool = { _ in true }) -> Double? {
         let deadline = monotonicNow() + timeout
         while true {
             while let message = dbus_connection_pop_message(raw) {
@@ -143,7 +143,7 @@ final class BusClient {
                 guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL,
                       let got = dbus_message_get_member(message), String(cString: got) == member else { continue }
                 if let sender, let from = dbus_message_get_sender(message), String(cString: from) != sender { continue }
-                if firstArgument(Self.strings(message).first) { return monotonicNow() }
+                if arguments(Self.strings(message)) { return monotonicNow() }
             }
             let left = deadline - monotonicNow()
             if left <= 0 { return nil }

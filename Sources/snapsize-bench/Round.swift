@@ -22,7 +22,7 @@ enum Workload {
     static let roundTripBlocks = 40, roundTripPerBlock = 10
     static let pipelinedBlocks = 4, pipelinedPerBlock = 1000, window = 32
     static let signalBlocks = 30, signalPerBlock = 10
-    static let accessibleBlocks = 20, accessiblePerBlock = 10
+    static let accessibleBlocks = 40, accessiblePerBlock = 10
     static let idleSeconds = 5.0
 }
 

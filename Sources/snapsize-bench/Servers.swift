@@ -36,7 +36,8 @@ final class RunningServer {
     /// Seconds from just before posix_spawn to NameOwnerChanged received.
     let startUpSeconds: Double
 
-    /// Starts `kind` and waits for NameOwnerChanged (subscribed before the spawn, never polled).
+    /// Starts `kind` and waits for NameOwnerChanged giving the name a new owner (subscribed before
+    /// the spawn, never polled; the previous owner's late "name lost" must not count).
     init(_ kind: ServerKind, programs: Programs, stateFile: String, accessibility: Bool,
          environment: [String: String], names: BusClient) throws {
         self.kind = kind
@@ -57,7 +58,7 @@ final class RunningServer {
         process = try ChildProcess(executable, arguments, environment: environment)
         let name = kind.busName
         guard let owned = names.awaitSignal(member: "NameOwnerChanged", sender: "org.freedesktop.DBus", timeout: 10,
-                                            firstArgument: { $0 == name }) else {
+                                            arguments: { $0.count == 3 && $0[0] == name && !$0[2].isEmpty }) else {
             let log = process.stderr
             process.forceKill()
             throw BenchError("\(kind.rawValue) did not take \(name) within 10 s: \(log)")
