@@ -12,7 +12,7 @@ TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi
               gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 
-.PHONY: run test stress deps build bench-core install clean
+.PHONY: run test stress deps build bench bench-core install clean
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
@@ -35,6 +35,17 @@ stress: deps
 
 build: deps
 	$(SWIFT) build -c release
+
+# The benchmark (README, Performance): snapsized against the plain-C floor on one private bus, side by
+# side, in rounds of fresh processes; prints daemon, floor and ratio per row. Options: ARGS=--json,
+# ARGS='--rounds 9', ARGS='--state-dir /var/tmp' (state files on disk instead of tmpfs).
+BENCH_CFLAGS := -O2 -Wall -Wextra
+bench: deps
+	$(SWIFT) build -c release
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-floor Benchmarks/floor/floor.c $$(pkg-config --cflags --libs dbus-1)
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-a11y-listener Benchmarks/listener/listener.c \
+	    $$(pkg-config --cflags --libs atspi-2) -lgobject-2.0 -lglib-2.0
+	timeout 300 $(RELEASE)/snapsize-bench $(ARGS)
 
 # Micro-benchmark of SnapCore (ns per index(at:) and per state transition).
 bench-core: deps

@@ -8,6 +8,9 @@
  * signals as snapsized, and replies (u index, i size, b atLimit). `--bare` skips persistence and
  * emits only Committed, to show what durability and the property signal cost.
  *
+ * Like snapsized it restores the saved size at start-up (reading the state file is part of the
+ * contract: an acknowledged change survives a restart), so "exec -> name owned" compares like with like.
+ *
  * Usage: snapsize-floor --name BUS.NAME --state PATH [--bare]
  */
 #include <dbus/dbus.h>
@@ -31,7 +34,7 @@ static const char *interface = "org.snapsize.SizeSelector1";
 static int save(int size) {
     char text[32];
     int length = snprintf(text, sizeof text, "size=%d\n", size);
-    int fd = open(temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = open(temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) return -1;
     if (write(fd, text, (size_t)length) != length || fsync(fd) != 0) { close(fd); return -1; }
     close(fd);
@@ -39,6 +42,21 @@ static int save(int size) {
     int dir = open(folder_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir >= 0) { fsync(dir); close(dir); }
     return 0;
+}
+
+/* The saved size, snapped to the nearest allowed one (ties to the larger); no file keeps the initial index. */
+static void load(void) {
+    char text[64] = {0};
+    int fd = open(state_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return;
+    ssize_t length = read(fd, text, sizeof text - 1);
+    close(fd);
+    int size;
+    if (length <= 0 || sscanf(text, "size=%d", &size) != 1) return;
+    int best = 0;
+    for (int i = 1; i < count; i++)
+        if (abs(sizes[i] - size) <= abs(sizes[best] - size)) best = i;
+    committed = best;
 }
 
 static void append_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
@@ -128,6 +146,8 @@ int main(int argc, char **argv) {
     snprintf(folder_path, sizeof folder_path, "%s", state_path);
     char *slash = strrchr(folder_path, '/');
     if (slash) *slash = 0; else strcpy(folder_path, ".");
+
+    if (!bare) load();
 
     DBusError error;
     dbus_error_init(&error);

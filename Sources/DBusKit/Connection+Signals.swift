@@ -45,10 +45,9 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
-        try emitSignal(path: path, interface: .properties, member: "PropertiesChanged",
-                       arguments: [.string(interface.rawValue), .array(elementSignature: "{sv}", entries),
-                                   .stringArray(invalidated)])
+        let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
+        try message.appendPropertiesChanged(interface: interface.rawValue, changed: changed, invalidated: invalidated)
+        send(message)
     }
 
     /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.

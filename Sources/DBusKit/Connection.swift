@@ -130,7 +130,10 @@ public final class Connection {
 /// The one trampoline for connection filters (`dbus_connection_add_filter`); `userData` is the
 /// unretained `Connection`, which removes the filter before it goes away.
 private let filterTrampoline: DBusHandleMessageFunction = { _, message, userData in
-    guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    // Only signals concern the filter: a method call is not even wrapped (one allocation less per call).
+    guard let message, let userData, dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else {
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
     let connection = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
     connection.filter(Message(retaining: message))
     return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

@@ -4,7 +4,10 @@
 /// empty array still has a type on the wire. Values are checked against the D-Bus type rules
 /// before they are written (see `validationProblem`), so a malformed value becomes a thrown
 /// `MethodError`, never a libdbus assertion.
-public indirect enum DBusValue: Equatable, Sendable {
+///
+/// Only the two cases that hold a value directly are `indirect`: a wholly indirect enum boxes every
+/// value on the heap, even a `uint32`, which cost an allocation per value written (make bench).
+public enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -21,9 +24,9 @@ public indirect enum DBusValue: Equatable, Sendable {
     /// An array whose elements all have `elementSignature` (`"u"`, `"(so)"`, `"{sv}"` …).
     case array(elementSignature: String, [DBusValue])
     case structure([DBusValue])
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
     /// A dictionary entry; only valid as an element of an array (`a{kv}`).
-    case dictEntry(DBusValue, DBusValue)
+    indirect case dictEntry(DBusValue, DBusValue)
 
     /// The D-Bus type signature of this value, e.g. `u`, `a{sv}`, `(so)`.
     public var signature: String {

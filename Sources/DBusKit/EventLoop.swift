@@ -25,6 +25,9 @@ public final class EventLoop {
     private var fileWatches: [FileWatchID: (fd: Int32, handler: () -> Void)] = [:]
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var nextID: UInt64 = 1
+    /// Reused by `iterate` from round to round.
+    private var pollWatches: [WatchEntry] = []
+    private var pollFDs: [pollfd] = []
 
     public init() {}
 
@@ -134,11 +137,24 @@ public final class EventLoop {
         if waker.stopRequested.load(ordering: .sequentiallyConsistent) { return }
 
         // Snapshot what we poll, so callbacks that add or remove entries cannot confuse the indices.
-        let watches = bindings.flatMap(\.watches).filter { $0.isValid && $0.enabled && !$0.hungUp }
-        let files = Array(fileWatches)
-        var fds = [pollfd(fd: waker.readFD, events: Int16(POLLIN), revents: 0)]
-        fds += watches.map { pollfd(fd: $0.fd, events: $0.pollEvents, revents: 0) }
-        fds += files.map { pollfd(fd: $0.value.fd, events: Int16(POLLIN), revents: 0) }
+        // The buffers are kept between rounds: a round per message must not allocate (make bench).
+        var watches = pollWatches
+        pollWatches = []
+        watches.removeAll(keepingCapacity: true)
+        for binding in bindings {
+            for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp { watches.append(watch) }
+        }
+        let files = fileWatches.isEmpty ? [] : Array(fileWatches)
+        var fds = pollFDs
+        pollFDs = []
+        fds.removeAll(keepingCapacity: true)
+        fds.append(pollfd(fd: waker.readFD, events: Int16(POLLIN), revents: 0))
+        for watch in watches { fds.append(pollfd(fd: watch.fd, events: watch.pollEvents, revents: 0)) }
+        for file in files { fds.append(pollfd(fd: file.value.fd, events: Int16(POLLIN), revents: 0)) }
+        defer {
+            pollWatches = watches
+            pollFDs = fds
+        }
 
         let ready = poll(&fds, nfds_t(fds.count), pollTimeoutMilliseconds())
         if ready < 0 && errno != EINTR {
@@ -166,8 +182,14 @@ public final class EventLoop {
 
     /// The poll timeout: until the nearest timer or libdbus timeout, or -1 (sleep until an fd is ready).
     private func pollTimeoutMilliseconds() -> Int32 {
-        let dbusDeadlines = bindings.flatMap(\.timeouts).filter { $0.isValid && $0.enabled }.map(\.deadline)
-        guard let nearest = (dbusDeadlines + timers.values.map(\.deadline)).min() else { return -1 }
+        var nearest: Double?
+        for binding in bindings {
+            for timeout in binding.timeouts where timeout.isValid && timeout.enabled {
+                nearest = min(nearest ?? timeout.deadline, timeout.deadline)
+            }
+        }
+        for timer in timers.values { nearest = min(nearest ?? timer.deadline, timer.deadline) }
+        guard let nearest else { return -1 }
         let milliseconds = ((nearest - monotonicNow()) * 1000).rounded(.up)
         return Int32(min(max(milliseconds, 0), Double(Int32.max)))
     }
@@ -183,6 +205,7 @@ public final class EventLoop {
     }
 
     private func fireDueTimeouts() {
+        guard bindings.contains(where: { !$0.timeouts.isEmpty }) else { return }
         let now = monotonicNow()
         for timeout in bindings.flatMap(\.timeouts) where timeout.isValid && timeout.enabled && timeout.deadline <= now {
             timeout.rearm()
@@ -191,6 +214,7 @@ public final class EventLoop {
     }
 
     private func fireDueTimers() {
+        guard !timers.isEmpty else { return }
         let now = monotonicNow()
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due where timers[id] != nil {

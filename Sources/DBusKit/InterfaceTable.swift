@@ -68,20 +68,25 @@ public struct Method {
     public typealias Handler = (MethodCall) throws(MethodError) -> [DBusValue]
 
     public var name: String
-    public var inputs: [Argument]
-    public var outputs: [Argument]
+    public var inputs: [Argument] { didSet { inputSignature = Self.signature(inputs) } }
+    public var outputs: [Argument] { didSet { outputSignature = Self.signature(outputs) } }
     /// Runs on the connection's thread; its result must match `outputs`.
     public var handler: Handler
+
+    /// Kept rather than computed: the dispatcher compares them on every call.
+    public private(set) var inputSignature: String
+    public private(set) var outputSignature: String
 
     public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping Handler) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+        inputSignature = Self.signature(inputs)
+        outputSignature = Self.signature(outputs)
     }
 
-    public var inputSignature: String { inputs.map(\.signature).joined() }
-    public var outputSignature: String { outputs.map(\.signature).joined() }
+    private static func signature(_ arguments: [Argument]) -> String { arguments.map(\.signature).joined() }
 }
 
 /// A property row.

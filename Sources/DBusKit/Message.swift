@@ -83,6 +83,24 @@ final class Message {
         for value in values { MessageWriter.append(value, to: &iter) }
     }
 
+    /// Appends `interface`, `changed` as `a{sv}` and `invalidated` as `as`: the PropertiesChanged
+    /// body. Checks like `append(_:)` first and writes nothing when something is malformed.
+    func appendPropertiesChanged(interface: String, changed: [(String, DBusValue)], invalidated: [String]) throws(MethodError) {
+        for (name, value) in changed {
+            guard isValidCString(name) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
+            if let problem = value.validationProblem { throw MethodError(.invalidArgs, problem) }
+        }
+        for name in invalidated where !isValidCString(name) {
+            throw MethodError(.invalidArgs, "string contains a NUL character")
+        }
+        guard isValidCString(interface) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        MessageWriter.append(.string(interface), to: &iter)
+        MessageWriter.appendStringVariantDictionary(changed, to: &iter)
+        MessageWriter.append(.stringArray(invalidated), to: &iter)
+    }
+
     /// Reads the whole body. Throws InvalidArgs for types DBusKit does not support (unix fds).
     func arguments() throws(MethodError) -> [DBusValue] {
         var iter = DBusMessageIter()
@@ -133,13 +151,30 @@ enum MessageWriter {
         case .objectPath(let p): cString(&iter, CDBUS_TYPE_OBJECT_PATH, p.rawValue)
         case .signature(let s): cString(&iter, CDBUS_TYPE_SIGNATURE, s)
         case .array(let element, let values):
-            container(&iter, CDBUS_TYPE_ARRAY, element, values)
+            container(&iter, CDBUS_TYPE_ARRAY, element) { sub in for value in values { append(value, to: &sub) } }
         case .structure(let members):
-            container(&iter, CDBUS_TYPE_STRUCT, nil, members)
+            container(&iter, CDBUS_TYPE_STRUCT, nil) { sub in for member in members { append(member, to: &sub) } }
         case .variant(let inner):
-            container(&iter, CDBUS_TYPE_VARIANT, inner.signature, [inner])
+            container(&iter, CDBUS_TYPE_VARIANT, inner.signature) { sub in append(inner, to: &sub) }
         case .dictEntry(let key, let value):
-            container(&iter, CDBUS_TYPE_DICT_ENTRY, nil, [key, value])
+            container(&iter, CDBUS_TYPE_DICT_ENTRY, nil) { sub in
+                append(key, to: &sub)
+                append(value, to: &sub)
+            }
+        }
+    }
+
+    /// An `a{sv}` written straight from (name, value) pairs, without building the array of dict
+    /// entries and variants first (PropertiesChanged on every commit; make bench). Values must
+    /// already be validated.
+    static func appendStringVariantDictionary(_ entries: [(String, DBusValue)], to iter: inout DBusMessageIter) {
+        container(&iter, CDBUS_TYPE_ARRAY, "{sv}") { array in
+            for (name, value) in entries {
+                container(&array, CDBUS_TYPE_DICT_ENTRY, nil) { entry in
+                    cString(&entry, CDBUS_TYPE_STRING, name)
+                    container(&entry, CDBUS_TYPE_VARIANT, value.signature) { variant in append(value, to: &variant) }
+                }
+            }
         }
     }
 
@@ -156,11 +191,16 @@ enum MessageWriter {
         }
     }
 
+    /// Children are written by `body` rather than passed as an array, so a variant or a dict entry
+    /// does not allocate one per value written.
     private static func container(_ iter: inout DBusMessageIter, _ type: Int32, _ signature: String?,
-                                  _ children: [DBusValue]) {
+                                  _ body: (inout DBusMessageIter) -> Void) {
         var sub = DBusMessageIter()
-        checkMemory(dbus_message_iter_open_container(&iter, type, signature, &sub), "dbus_message_iter_open_container")
-        for child in children { append(child, to: &sub) }
+        // withCString: an optional String passed straight to C is copied into a new array first.
+        let opened = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
+            ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
+        checkMemory(opened, "dbus_message_iter_open_container")
+        body(&sub)
         checkMemory(dbus_message_iter_close_container(&iter, &sub), "dbus_message_iter_close_container")
     }
 }

@@ -35,7 +35,10 @@ final class AccessibilityService {
     }
 
     func start() {
-        model.observe { [unowned self] change in self.changed(change) }
+        // First: a person waits on the screen reader (keypress -> value event -> speech), so the
+        // accessible-value event goes out before the session-bus signals (make bench: call ->
+        // accessible-value event); the session bus's PropertiesChanged/Committed keep their order.
+        model.observe(first: true) { [unowned self] change in self.changed(change) }
         bus.onJoin = { [unowned self] connection in self.joined(connection) }
         bus.onLeave = { [unowned self] in self.left() }
         bus.start()

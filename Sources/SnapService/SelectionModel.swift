@@ -27,8 +27,13 @@ public final class SelectionModel {
     }
 
     /// `observer` runs after every change, with exactly what changed (never with an empty change).
-    public func observe(_ observer: @escaping (SelectionChange) -> Void) {
-        observers.append(observer)
+    /// Observers run in the order they were added, except that one added `first` runs before them.
+    public func observe(first: Bool = false, _ observer: @escaping (SelectionChange) -> Void) {
+        if first {
+            observers.insert(observer, at: 0)
+        } else {
+            observers.append(observer)
+        }
     }
 
     /// Applies `transition`, saving and notifying as described above, and returns its result.

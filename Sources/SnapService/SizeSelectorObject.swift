@@ -126,6 +126,7 @@ public final class SizeSelectorObject {
     /// selection changed. A failed send is logged, never turned into a failed call: the change happened.
     private func announce(_ change: SelectionChange) {
         var changed: [(String, DBusValue)] = []
+        changed.reserveCapacity(6)
         if change.committed != nil {
             changed.append(("SelectedIndex", .uint32(UInt32(model.committedIndex))))
             changed.append(("SelectedSize", .int32(Int32(model.committedSize))))

@@ -8,8 +8,15 @@ import SnapCore
 /// (or a restart after a crash) sees the old file or the new one, never a half-written one.
 public struct StateStore: Sendable {
     public let path: String
+    /// The folder and the temporary file, worked out once: `save` runs on every commit.
+    private let folder: String
+    private let temporary: String
 
-    public init(path: String) { self.path = path }
+    public init(path: String) {
+        self.path = path
+        folder = StateStore.folder(of: path)
+        temporary = "\(path).tmp-\(getpid())"
+    }
 
     /// What `load` found.
     public enum Loaded: Equatable, Sendable {
@@ -52,10 +59,13 @@ public struct StateStore: Sendable {
 
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
-        let folder = StateStore.folder(of: path)
-        if let problem = StateStore.makeFolders(folder) { return problem }
-        let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // The usual case costs one open: the folder is only checked (and made) when that fails,
+        // and the mode only set when the file is not brand new (make bench: syscalls per commit).
+        var (fd, fresh) = openTemporary()
+        if fd < 0 {
+            if let problem = StateStore.makeFolders(folder) { return problem }
+            (fd, fresh) = openTemporary()
+        }
         guard fd >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
         let bytes = Array("size=\(size)\n".utf8)
         var offset = 0
@@ -69,8 +79,9 @@ public struct StateStore: Sendable {
             }
             offset += written
         }
-        // Mode 0600 even when an older temporary file with other bits was reused.
-        fchmod(fd, 0o600)
+        // Mode 0600 even when an older temporary file with other bits was reused, or the umask
+        // took owner bits away from a new one.
+        if !fresh || StateStore.umaskTakesOwnerBits { fchmod(fd, 0o600) }
         if fsync(fd) != 0 {
             let problem = "cannot flush \(temporary) to disk: \(describeErrno())"
             close(fd); unlink(temporary)
@@ -89,6 +100,22 @@ public struct StateStore: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Opens the temporary file for writing; `fresh` when this call created it (mode 0600 minus the umask).
+    private func openTemporary() -> (fd: Int32, fresh: Bool) {
+        let created = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if created >= 0 || errno != EEXIST { return (created, true) }
+        return (open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600), false)
+    }
+
+    /// Whether the process umask removes read or write for the owner (so a new file is not 0600).
+    /// Read once, from /proc, so the umask is never changed, not even for a moment.
+    static let umaskTakesOwnerBits: Bool = {
+        guard case .text(let status) = TextFile.read("/proc/self/status", maximumBytes: 64 * 1024, followLinks: true),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let mask = Int(line.dropFirst(6).filter { !$0.isWhitespace }, radix: 8) else { return true }
+        return mask & 0o600 != 0
+    }()
 
     /// Keeps a bad file for a person to look at (never deletes it) and says where it went.
     private func moveAside(_ reason: String) -> Loaded {

@@ -1,0 +1,123 @@
+import Glibc
+
+/// Everything one round measured, per server.
+struct RoundResult {
+    var roundTrips: [ServerKind: [Double]] = [:]
+    var callsPerSecond: [ServerKind: Double] = [:]
+    var toSignal: [ServerKind: [Double]] = [:]
+    var startUp: [ServerKind: Double] = [:]
+    var peakResident: [ServerKind: Double] = [:]
+    var cpuSeconds: [ServerKind: Double] = [:]
+    var calls: [ServerKind: Int] = [:]
+    /// Only in the round that measures idleness.
+    var idleWakeUps: [ServerKind: Double]?
+    /// snapsized with its accessible slider: call -> accessible-value event at the listener.
+    var toAccessibleEvent: [Double] = []
+    /// The floor's call -> PropertiesChanged, measured alternately with the line above.
+    var floorToSignalBesideAccessibility: [Double] = []
+}
+
+/// How much each phase does per server per round (small blocks, alternating servers).
+enum Workload {
+    static let roundTripBlocks = 40, roundTripPerBlock = 10
+    static let pipelinedBlocks = 4, pipelinedPerBlock = 1000, window = 32
+    static let signalBlocks = 30, signalPerBlock = 10
+    static let accessibleBlocks = 40, accessiblePerBlock = 10
+    static let idleSeconds = 5.0
+}
+
+/// One round: fresh processes, every phase, then everything stopped by PID.
+struct Round {
+    let number: Int
+    let programs: Programs
+    let stateFolder: String
+    let environment: [String: String]
+    let accessibilityEnvironment: [String: String]
+    let caller: BusClient
+    let watcher: BusClient
+    let names: BusClient
+    let listener: AccessibilityListener?
+    let measureIdle: Bool
+
+    func run() throws -> RoundResult {
+        var result = RoundResult()
+        // Start-up order alternates between rounds.
+        var kinds = ServerKind.allCases
+        if number % 2 == 1 { kinds.reverse() }
+        var servers: [RunningServer] = []
+        defer { for server in servers { server.stop() } }
+        for kind in kinds {
+            let server = try RunningServer(kind, programs: programs, stateFile: statePath(kind.rawValue),
+                                           accessibility: false, environment: environment, names: names)
+            servers.append(server)
+            result.startUp[kind] = server.startUpSeconds
+        }
+        let cpuBefore = Dictionary(uniqueKeysWithValues: servers.map { ($0.kind, $0.cpuSeconds) })
+
+        var phases = Phases(caller: caller, watcher: watcher)
+        result.roundTrips = try phases.roundTrips(servers, blocks: Workload.roundTripBlocks,
+                                                  perBlock: Workload.roundTripPerBlock)
+        result.callsPerSecond = try phases.pipelined(servers, blocks: Workload.pipelinedBlocks,
+                                                     perBlock: Workload.pipelinedPerBlock, window: Workload.window)
+        let signals = "type='signal',path='\(Contract.path)'"
+        try watcher.addMatch(signals)
+        result.toSignal = try phases.callToSignal(servers, blocks: Workload.signalBlocks, perBlock: Workload.signalPerBlock)
+
+        for server in servers {
+            result.cpuSeconds[server.kind] = server.cpuSeconds - (cpuBefore[server.kind] ?? 0)
+            result.peakResident[server.kind] = server.peakResidentBytes
+        }
+        result.calls = phases.calls
+
+        if measureIdle {
+            // Let anything a call scheduled (e.g. a coalescing timer) run out first.
+            usleep(500_000)
+            let before = servers.map(\.contextSwitches)
+            usleep(useconds_t(Workload.idleSeconds * 1_000_000))
+            let after = servers.map(\.contextSwitches)
+            result.idleWakeUps = Dictionary(uniqueKeysWithValues: servers.indices.map { (servers[$0].kind, after[$0] - before[$0]) })
+        }
+
+        if let listener {
+            // The same daemon build with its accessible slider, against the floor's PropertiesChanged.
+            let plain = servers.first { $0.kind == .daemon }!
+            plain.stop()
+            servers.removeAll { $0 === plain }
+            let daemon = try RunningServer(.daemon, programs: programs, stateFile: statePath("daemon-a11y"),
+                                           accessibility: true, environment: accessibilityEnvironment, names: names)
+            servers.append(daemon)
+            let floor = servers.first { $0.kind == .floor }!
+            try warmUp(daemon, listener: listener, phases: &phases)
+            for block in 0..<Workload.accessibleBlocks {
+                for side in (block % 2 == 0 ? [0, 1] : [1, 0]) {
+                    for _ in 0..<Workload.accessiblePerBlock {
+                        if side == 0 {
+                            result.toAccessibleEvent.append(try phases.callToAccessibleEvent(daemon, listener: listener))
+                        } else {
+                            result.floorToSignalBesideAccessibility.append(try phases.signalLatency(floor))
+                        }
+                    }
+                }
+            }
+        }
+        watcher.removeMatch(signals)
+        watcher.drain()
+        return result
+    }
+
+    /// Steps until the listener sees an event: the slider is registered and libatspi has its cache.
+    private func warmUp(_ daemon: RunningServer, listener: AccessibilityListener, phases: inout Phases) throws {
+        let deadline = monotonicNow() + 15
+        while monotonicNow() < deadline {
+            if (try? phases.callToAccessibleEvent(daemon, listener: listener)) != nil {
+                for _ in 0..<20 { _ = try phases.callToAccessibleEvent(daemon, listener: listener) }
+                return
+            }
+        }
+        throw BenchError("the accessibility listener saw no event from snapsized within 15 s")
+    }
+
+    private func statePath(_ name: String) -> String {
+        "\(stateFolder)/round\(number)-\(name)/state"
+    }
+}

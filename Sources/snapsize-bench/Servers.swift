@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+
+/// The servers measured side by side. All serve the same object and interface; each owns its own name.
+enum ServerKind: String, CaseIterable {
+    /// snapsized itself (the release build).
+    case daemon
+    /// Benchmarks/floor/floor.c: the least work the contract requires.
+    case floor
+    /// The floor without persistence and with only Committed, for information.
+    case bare
+
+    var busName: String {
+        switch self {
+        case .daemon: "org.snapsize.SizeSelector1"
+        case .floor: "org.snapsize.bench.Floor"
+        case .bare: "org.snapsize.bench.BareFloor"
+        }
+    }
+}
+
+/// Where the programs under test are.
+struct Programs {
+    let daemon: String
+    let floor: String
+    let listener: String
+    let coreBench: String
+}
+
+/// One running server: the process (started with a clean signal mask by TestSupport's posix_spawn
+/// wrapper, stopped by its PID) and the unique name it answers from.
+final class RunningServer {
+    let kind: ServerKind
+    let process: ChildProcess
+    let uniqueName: String
+    /// Seconds from just before posix_spawn to NameOwnerChanged received.
+    let startUpSeconds: Double
+
+    /// Starts `kind` and waits for NameOwnerChanged giving the name a new owner (subscribed before
+    /// the spawn, never polled; the previous owner's late "name lost" must not count).
+    init(_ kind: ServerKind, programs: Programs, stateFile: String, accessibility: Bool,
+         environment: [String: String], names: BusClient) throws {
+        self.kind = kind
+        let executable: String
+        var arguments: [String]
+        switch kind {
+        case .daemon:
+            executable = programs.daemon
+            arguments = ["--state-file", stateFile]
+            if !accessibility { arguments.append("--no-accessibility") }
+        case .floor, .bare:
+            executable = programs.floor
+            arguments = ["--name", kind.busName, "--state", stateFile]
+            if kind == .bare { arguments.append("--bare") }
+        }
+        names.drain()
+        let started = monotonicNow()
+        process = try ChildProcess(executable, arguments, environment: environment)
+        let name = kind.busName
+        guard let owned = names.awaitSignal(member: "NameOwnerChanged", sender: "org.freedesktop.DBus", timeout: 10,
+                                            arguments: { $0.count == 3 && $0[0] == name && !$0[2].isEmpty }) else {
+            let log = process.stderr
+            process.forceKill()
+            throw BenchError("\(kind.rawValue) did not take \(name) within 10 s: \(log)")
+        }
+        startUpSeconds = owned - started
+        guard let unique = names.owner(of: name) else { throw BenchError("\(name) has no owner after start-up") }
+        uniqueName = unique
+    }
+
+    func stop() { process.terminate(timeout: 2) }
+
+    // MARK: /proc
+
+    /// utime + stime of the whole process, in seconds (/proc/PID/stat fields 14 and 15).
+    var cpuSeconds: Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return 0 }
+        // Fields after "(comm)": state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Peak resident set size (VmHWM) in bytes.
+    var peakResidentBytes: Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8) else { return 0 }
+        return statusField("VmHWM:", in: text) * 1024
+    }
+
+    /// Voluntary plus involuntary context switches of every thread: each one is a wake-up.
+    var contextSwitches: Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/status", encoding: .utf8)
+            else { return sum }
+            return sum + statusField("voluntary_ctxt_switches:", in: text)
+                + statusField("nonvoluntary_ctxt_switches:", in: text)
+        }
+    }
+
+    private func statusField(_ key: String, in text: String) -> Double {
+        for line in text.split(separator: "\n") where line.hasPrefix(key) {
+            let digits = line.dropFirst(key.count).filter { $0.isNumber }
+            return Double(String(digits)) ?? 0
+        }
+        return 0
+    }
+}
