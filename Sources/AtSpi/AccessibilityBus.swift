@@ -111,13 +111,7 @@ public final class AccessibilityBus {
 
 /// One line on stderr, prefixed with the program's name like the daemon's own messages.
 func atspiLog(_ message: String) {
-    let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "atspi"
-    var bytes = Array("\(program): \(message)\n".utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written < 0 { if errno == EINTR { continue }; return }
-        bytes = bytes.dropFirst(written)
-    }
+    writeDiagnostic(message)
 }
 
 func getenvString(_ key: String) -> String? {

@@ -40,8 +40,7 @@ func checkMemory(_ ok: dbus_bool_t, _ function: String = #function) {
 /// Writes a diagnostic line to stderr. Used for program bugs detected at runtime (for example a
 /// handler whose outputs do not match its declared signature), which must never trap on bus input.
 func logError(_ text: String) {
-    let line = "DBusKit: \(text)\n"
-    _ = line.withCString { fputs($0, stderr) }
+    writeDiagnostic("DBusKit: \(text)")
 }
 
 /// Copies a libdbus-owned C string (which may point into a message) into a Swift string.
