@@ -26,12 +26,16 @@ extension StepCommand {
     func run(_ context: CommandContext) throws(CommandFailure) {
         let client = try daemon.connect(context)
         let steps = self.steps * Self.direction
+        // Several steps can end early at the last size; knowing where we started tells "already
+        // there" from "stopped there". One step at a limit never moved.
+        let before = self.steps > 1 ? (try? client.state())?.selectedIndex : nil
         let reply = try daemon.perform { () throws(MethodError) in try client.step(by: steps) }
         printSelection(reply, json: json, context.console, withLimit: true)
         if reply.atLimit {
             let unit = (try? client.state().unit) ?? "points"
             let end = Self.direction > 0 ? "largest" : "smallest"
-            context.console.errorLine("already at the \(end) size, \(reply.size) \(unit)")
+            let moved = before.map { $0 != reply.index } ?? false
+            context.console.errorLine("\(moved ? "stopped" : "already") at the \(end) size, \(reply.size) \(unit)")
         }
     }
 }
@@ -42,7 +46,8 @@ struct IncCommand: StepCommand {
     static let abstract = "Commit the next larger size (or N steps larger)."
     static let discussion = """
         Prints the committed size. At the largest size nothing changes, the size is printed as usual and
-        stderr says 'already at the largest size, 100 points'; the exit status is still 0.
+        stderr says 'already at the largest size, 100 points' (N steps that stop early there: 'stopped at
+        the largest size, 100 points'); the exit status is still 0.
         With --json: {"index":3,"size":80,"atLimit":false}. Refused while a preview is open (exit 1).
         """
     static let direction = 1

@@ -83,7 +83,7 @@ extension DaemonTests {
             let top = try fixture.ctl(["inc", "5"])
             #expect(top.status == 0)
             #expect(top.out == "100\n")
-            #expect(top.err == "already at the largest size, 100 points\n")
+            #expect(top.err == "stopped at the largest size, 100 points\n", "it moved from 80 before stopping")
             let again = try fixture.ctl(["inc", "--json"])
             #expect(again.status == 0)
             let object = try parseObject(again.out)
@@ -99,7 +99,10 @@ extension DaemonTests {
             #expect(decObject["atLimit"] as? Bool == false)
             let bottom = try fixture.ctl(["dec", "9"])
             #expect(bottom.status == 0 && bottom.out == "20\n")
-            #expect(bottom.err == "already at the smallest size, 20 points\n")
+            #expect(bottom.err == "stopped at the smallest size, 20 points\n")
+            let still = try fixture.ctl(["dec", "3"])
+            #expect(still.status == 0 && still.out == "20\n")
+            #expect(still.err == "already at the smallest size, 20 points\n", "several steps that cannot move at all")
         }
 
         @Test("focus without an accessibility bus: the daemon's refusal, exit 1")
