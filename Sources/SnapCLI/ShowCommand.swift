@@ -1,7 +1,7 @@
 import DBusKit
 
 /// `snapsizectl show`: a picture of the track.
-struct ShowCommand: Command {
+struct ShowCommand: StateReportCommand {
     static let name = "show"
     static let abstract = "Draw the track: the sizes, the thumb at the shown size, the committed size if a preview differs."
     static let discussion = """
@@ -13,19 +13,10 @@ struct ShowCommand: Command {
         committed size underlined); NO_COLOR or TERM=dumb turn colour off. Piped: plain ASCII, as above.
         With --json: {"sizes":[...],"shownIndex":3,"selectedIndex":2,"previewing":true,"text":"..."}.
         """
-    static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
-
     let json: Bool
     let daemon: DaemonOptions
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.has("json")
-        daemon = try DaemonOptions(arguments)
-    }
-
-    func run(_ context: CommandContext) throws(CommandFailure) {
-        let client = try daemon.connect(context)
-        let state = try daemon.perform { () throws(MethodError) in try client.state() }
+    func report(_ state: SelectorState, _ context: CommandContext) {
         if json {
             context.console.line(JSON.object([
                 ("sizes", .array(state.sizes.map { .int($0) })),

@@ -1,7 +1,7 @@
 import DBusKit
 
 /// `snapsizectl status`: every property of the selector, aligned.
-struct StatusCommand: Command {
+struct StatusCommand: StateReportCommand {
     static let name = "status"
     static let abstract = "Print everything: sizes, committed and shown size, preview, value text, label, layout."
     static let discussion = """
@@ -13,19 +13,10 @@ struct StatusCommand: Command {
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
         shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
         """
-    static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
-
     let json: Bool
     let daemon: DaemonOptions
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.has("json")
-        daemon = try DaemonOptions(arguments)
-    }
-
-    func run(_ context: CommandContext) throws(CommandFailure) {
-        let client = try daemon.connect(context)
-        let state = try daemon.perform { () throws(MethodError) in try client.state() }
+    func report(_ state: SelectorState, _ context: CommandContext) {
         if json {
             context.console.line(Self.json(state).text)
         } else {
