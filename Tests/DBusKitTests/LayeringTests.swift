@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The layering the README promises, checked on the sources themselves: C stays behind DBusKit,
+/// and SnapCore stays pure Swift.
+@Suite("Layering")
+struct LayeringTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources").path
+
+    /// Every Swift file under Sources, with its path relative to Sources.
+    static func swiftFiles() throws -> [(path: String, text: String)] {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources))
+        var files: [(String, String)] = []
+        for case let path as String in enumerator where path.hasSuffix(".swift") {
+            files.append((path, try String(contentsOfFile: sources + "/" + path, encoding: .utf8)))
+        }
+        return files
+    }
+
+    static func imports(_ module: String, _ text: String) -> Bool {
+        text.split(separator: "\n").contains { line in
+            let words = line.split(separator: " ")
+            return words.last == Substring(module) && words.contains("import")
+        }
+    }
+
+    @Test("only DBusKit imports libdbus (and the benchmark's client, which must not be the code it measures)")
+    func libdbusContained() throws {
+        let files = try Self.swiftFiles()
+        #expect(files.count > 50, "found only \(files.count) files under \(Self.sources)")
+        let importers = files.filter { Self.imports("CDBus", $0.text) }.map(\.path)
+        let outside = importers.filter { !$0.hasPrefix("DBusKit/") && $0 != "snapsize-bench/BusClient.swift" }
+        #expect(outside.isEmpty, "CDBus imported outside DBusKit: \(outside)")
+        #expect(importers.contains { $0.hasPrefix("DBusKit/") })
+        for file in files where file.path.hasPrefix("DBusKit/") && Self.imports("CDBus", file.text) {
+            #expect(file.text.contains("internal import CDBus"), "\(file.path) must use `internal import CDBus`")
+        }
+    }
+
+    @Test("SnapCore is pure Swift: no Foundation, no C")
+    func corePure() throws {
+        let core = try Self.swiftFiles().filter { $0.path.hasPrefix("SnapCore/") }
+        #expect(!core.isEmpty)
+        for file in core {
+            for module in ["Foundation", "Glibc", "CDBus", "CAtspi", "Dispatch"] {
+                #expect(!Self.imports(module, file.text), "\(file.path) imports \(module)")
+            }
+        }
+    }
+}
