@@ -33,13 +33,8 @@ public final class AccessibilityBus {
     }
 
     public func start() {
-        session.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                         + "member='NameOwnerChanged',arg0='\(Self.launcherName)'")
-        session.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { [unowned self] signal in
-            guard signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
-                  signal.arguments[0].asString == Self.launcherName,
-                  let owner = signal.arguments[2].asString, !owner.isEmpty else { return }
-            self.join()
+        session.watchNameOwner(Self.launcherName) { [unowned self] owner in
+            if owner != nil { self.join() }
         }
         join()
     }

@@ -25,14 +25,9 @@ public final class Registration {
     }
 
     public func start() {
-        connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                            + "member='NameOwnerChanged',arg0='\(AtspiPaths.registryName)'")
-        connection.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { [unowned self] signal in
-            guard signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
-                  signal.arguments[0].asString == AtspiPaths.registryName,
-                  let owner = signal.arguments[2].asString else { return }
-            self.registryOwner = owner.isEmpty ? nil : owner
-            if let current = self.registryOwner, !self.inFlight, current != self.embeddedWith { self.embed() }
+        connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
+            self.registryOwner = owner
+            if let owner, !self.inFlight, owner != self.embeddedWith { self.embed() }
         }
         embed()
     }

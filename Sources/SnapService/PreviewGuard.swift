@@ -9,9 +9,8 @@ final class PreviewGuard {
     private let connection: Connection
     private let loop: EventLoop
     private let timeout: Double
-    private var watched: (owner: PreviewOwner, rule: String)?
+    private var watched: (owner: PreviewOwner, watch: NameWatch)?
     private var timer: TimerID?
-    private var subscription: SubscriptionToken?
 
     init(model: SelectionModel, connection: Connection, loop: EventLoop, timeout: Double) {
         self.model = model
@@ -36,7 +35,7 @@ final class PreviewGuard {
         let owner = model.previewOwner
         if watched?.owner == owner { return }
         if let watched {
-            connection.removeMatch(watched.rule)
+            connection.cancel(watched.watch)
             self.watched = nil
         }
         if owner == nil, let timer {
@@ -44,19 +43,10 @@ final class PreviewGuard {
             self.timer = nil
         }
         guard let owner else { return }
-        if subscription == nil {
-            subscription = connection.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
-                [unowned self] signal in
-                guard signal.sender == "org.freedesktop.DBus",
-                      signal.arguments.count == 3, let name = signal.arguments[0].asString,
-                      signal.arguments[2].asString == "" else { return }
-                self.vanished(PreviewOwner(name))
-            }
+        let watch = connection.watchNameOwner(owner.id) { [unowned self] newOwner in
+            if newOwner == nil { self.vanished(owner) }
         }
-        let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-            + "member='NameOwnerChanged',arg0='\(owner.id)'"
-        connection.addMatch(rule)
-        watched = (owner, rule)
+        watched = (owner, watch)
         // The owner may have left before the match was in place; the bus answers in order, so
         // asking now closes that gap.
         do {
