@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
         // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (README, Performance).
-        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "TestSupport"]),
+        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SnapCLI", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
         .target(name: "TestSupport", dependencies: []),

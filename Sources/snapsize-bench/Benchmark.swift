@@ -1,3 +1,4 @@
+import SnapCLI
 import Foundation
 import TestSupport
 
@@ -40,8 +41,8 @@ struct Benchmark {
         let seconds = monotonicNow() - started
         if options.json {
             return Report.json(summary.rows, context: [
-                ("rounds", String(options.rounds)), ("stateDirectory", Report.quoted(options.stateDirectory)),
-                ("seconds", format(seconds, 1)),
+                ("rounds", .int(options.rounds)), ("stateDirectory", .string(options.stateDirectory)),
+                ("seconds", .double((seconds * 10).rounded() / 10)),
             ])
         }
         return Report.table(summary.rows, header:

@@ -1,3 +1,5 @@
+import SnapCLI
+
 /// One line of the table: the daemon's figure, the floor's, their ratio, and the target.
 struct Row {
     enum Target {
@@ -86,31 +88,20 @@ enum Report {
         return text
     }
 
-    static func json(_ rows: [Row], context: [(String, String)]) -> String {
-        func number(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "null" }
-            return format(value, 4)
+    /// The same figures as one JSON object (the CLI's ordered writer, so keys keep their order).
+    static func json(_ rows: [Row], context: [(String, JSON)]) -> String {
+        func number(_ value: Double?) -> JSON {
+            guard let value, value.isFinite else { return .null }
+            return .double((value * 10_000).rounded() / 10_000)
         }
         let entries = rows.map { row in
-            "{\"name\":\(quoted(row.name)),\"unit\":\(quoted(row.unit)),\"daemon\":\(number(row.daemon)),"
-                + "\"floor\":\(number(row.floor)),\"ratio\":\(number(row.ratio)),\"target\":\(quoted(row.targetText)),"
-                + "\"met\":\(row.met.map { $0 ? "true" : "false" } ?? "null"),\"bareFloor\":\(number(row.bare))}"
+            JSON.object([
+                ("name", .string(row.name)), ("unit", .string(row.unit)), ("daemon", number(row.daemon)),
+                ("floor", number(row.floor)), ("ratio", number(row.ratio)), ("target", .string(row.targetText)),
+                ("met", row.met.map(JSON.bool) ?? .null), ("bareFloor", number(row.bare)),
+            ])
         }
-        let fields = context.map { "\(quoted($0.0)):\($0.1)" }
-        return "{" + (fields + ["\"rows\":[" + entries.joined(separator: ",") + "]"]).joined(separator: ",") + "}\n"
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return JSON.object(context + [("rows", .array(entries))]).text + "\n"
     }
 }
 
