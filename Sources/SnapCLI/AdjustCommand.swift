@@ -136,7 +136,7 @@ final class AdjustSession {
     }
 
     private func move(to wanted: Int) {
-        let target = min(max(wanted, 0), snapper.sizes.lastIndex)
+        let target = snapper.sizes.clamp(wanted).index
         let from = previewIndex ?? committedIndex
         if target != wanted && target == from {
             let end = wanted > target ? "largest" : "smallest"

@@ -104,8 +104,7 @@ public struct Selection: Equatable, Sendable {
         try requireNoPreview()
         // `committed + steps` overflows only for huge steps, which then lie beyond that end.
         let (target, overflow) = committed.addingReportingOverflow(steps)
-        let index = overflow ? (steps < 0 ? 0 : sizes.lastIndex) : min(max(target, 0), sizes.lastIndex)
-        let atLimit = overflow || target != index
+        let (index, atLimit) = overflow ? (steps < 0 ? 0 : sizes.lastIndex, true) : sizes.clamp(target)
         return StepResult(change: apply(committed: index, preview: nil), atLimit: atLimit)
     }
 

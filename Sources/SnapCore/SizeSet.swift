@@ -20,6 +20,12 @@ public struct SizeSet: Equatable, Sendable {
     public subscript(index: Int) -> Int { sizes[index] }
     public func contains(index: Int) -> Bool { index >= 0 && index < sizes.count }
 
+    /// `index` moved into the valid range (steps stop at the ends); `clamped` says whether it had to move.
+    public func clamp(_ index: Int) -> (index: Int, clamped: Bool) {
+        let valid = min(max(index, 0), lastIndex)
+        return (valid, valid != index)
+    }
+
     /// The index of the allowed size nearest to `value` by numeric distance.
     ///
     /// Ties go to the larger size; values beyond either end clamp to that end.

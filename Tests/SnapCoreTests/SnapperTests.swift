@@ -163,6 +163,14 @@ struct ValidationTests {
         #expect(throws: SnapError.unsortedSizes(position: 1)) { try SizeSet([60, 20]) }
         #expect(try SizeSet([-5, 0, 7]).sizes == [-5, 0, 7])
     }
+
+    @Test("clamp moves an index into the list and says whether it had to", arguments: [
+        (-3, 0, true), (0, 0, false), (2, 2, false), (4, 4, false), (5, 4, true), (Int.max, 4, true), (Int.min, 0, true),
+    ])
+    func clamp(index: Int, expected: Int, clamped: Bool) {
+        let result = SizeSet.standard.clamp(index)
+        #expect(result.index == expected && result.clamped == clamped)
+    }
 }
 
 @Suite("Values to sizes and index values")
