@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SnapCLI", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
-        .target(name: "TestSupport", dependencies: []),
+        .target(name: "TestSupport", dependencies: ["DBusKit"]),
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),

@@ -42,7 +42,7 @@ final class SliderFixture {
     }
 
     func startDaemon(_ arguments: [String], environment: [String: String]) throws {
-        daemon = try startSnapsized(arguments, environment: environment, client: client)
+        daemon = try startSnapsized(arguments, environment: environment)
     }
 
     /// Runs a checked-in script with Debian's python on this desktop and parses its JSON object.
@@ -65,21 +65,10 @@ final class SliderFixture {
 }
 
 /// Starts the built `snapsized` and waits until it owns its name on the session bus.
-func startSnapsized(_ arguments: [String], environment: [String: String], client: Connection) throws -> ChildProcess {
-    guard let executable = productPath("snapsized") else { throw HarnessError("snapsized is not built") }
-    let daemon = try ChildProcess(executable, ["--no-state"] + arguments, environment: environment)
-    let owned = waitUntil(timeout: 10, interval: 0.02) {
-        let reply = try? client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                     interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                     arguments: [.string(selectorName)], timeoutMilliseconds: 2000)
-        return reply?.first?.asBool == true || !daemon.isRunning
-    }
-    guard owned, daemon.isRunning else {
-        let log = daemon.stderr
-        daemon.terminate()
-        throw HarnessError("snapsized did not start: \(log)")
-    }
-    return daemon
+/// snapsized without a state file (every test starts from the middle size), on `environment`'s bus.
+func startSnapsized(_ arguments: [String], environment: [String: String]) throws -> ChildProcess {
+    try startSnapsized(["--no-state"] + arguments, environment: environment,
+                       busAddress: environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
 }
 
 func pythonEnvironment(_ environment: [String: String]) -> [String: String] {

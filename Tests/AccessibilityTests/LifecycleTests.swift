@@ -35,7 +35,7 @@ struct LifecycleTests {
     func lateAccessibilityBus() throws {
         let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
         let client = try Connection(address: bus.address)
-        let daemon = try startSnapsized([], environment: bus.environment, client: client)
+        let daemon = try startSnapsized([], environment: bus.environment)
         defer { daemon.terminate() }
         func focus() -> MethodError? {
             do {
@@ -66,7 +66,7 @@ struct LifecycleTests {
         let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
         let client = try Connection(address: bus.address)
         var stack: AccessibilityStack? = try AccessibilityStack(sessionEnvironment: bus.environment)
-        let daemon = try startSnapsized([], environment: bus.environment, client: client)
+        let daemon = try startSnapsized([], environment: bus.environment)
         defer { daemon.terminate() }
         #expect(try runPython("inspect_slider.py", [], environment: stack!.environment, timeout: 40).int("apps") == 1)
         stack?.stop()
@@ -128,7 +128,7 @@ struct LifecycleTests {
         let stack = try AccessibilityStack(sessionEnvironment: bus.environment)
         defer { stack.stop() }
         let client = try Connection(address: bus.address)
-        let daemon = try startSnapsized(["--no-accessibility"], environment: stack.environment, client: client)
+        let daemon = try startSnapsized(["--no-accessibility"], environment: stack.environment)
         defer { daemon.terminate() }
         var error: MethodError?
         do {

@@ -42,19 +42,8 @@ final class DaemonFixture {
     }
 
     func start(_ arguments: [String] = []) throws {
-        let child = try ChildProcess(productPath("snapsized")!, ["--no-accessibility", "--no-state"] + arguments,
-                                     environment: environment)
-        daemon = child
-        let probe = try Connection(address: bus.address)
-        let owned = waitUntil(timeout: 10) {
-            let reply = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                        interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                        arguments: [.string("org.snapsize.SizeSelector1")])
-            return reply?.first?.asBool == true || !child.isRunning
-        }
-        guard owned, child.isRunning else {
-            throw HarnessError(description: "snapsized did not take its name: \(child.stderr)")
-        }
+        daemon = try startSnapsized(["--no-accessibility", "--no-state"] + arguments, environment: environment,
+                                    busAddress: bus.address)
     }
 
     /// Runs the built snapsizectl against this bus.

@@ -39,13 +39,7 @@ final class DaemonFixture {
     /// Starts snapsized (without the accessibility side unless asked) and waits until it owns its name.
     func start(_ arguments: [String] = [], accessibility: Bool = false) throws {
         let flags = (accessibility ? [] : ["--no-accessibility"]) + arguments
-        let child = try ChildProcess(try Self.snapsized, flags, environment: environment)
-        daemon = child
-        let client = try Client(address: bus.address)
-        let owned = waitUntil(timeout: 10) { client.nameHasOwner(busName) || !child.isRunning }
-        guard owned, child.isRunning else {
-            throw FixtureError(description: "snapsized did not take its name; stderr: \(child.stderr)")
-        }
+        daemon = try startSnapsized(flags, environment: environment, busAddress: bus.address)
     }
 
     /// SIGTERM, and the exit status.

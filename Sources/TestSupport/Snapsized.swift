@@ -1,0 +1,26 @@
+import DBusKit
+import Foundation
+
+/// Starts the built `snapsized` with `arguments` and `environment`, and returns once it owns
+/// org.snapsize.SizeSelector1 on the bus at `busAddress` (or throws with its stderr when it exits
+/// or does not get there within `timeout` seconds). Stopped like any ChildProcess, by PID.
+public func startSnapsized(_ arguments: [String], environment: [String: String], busAddress: String,
+                           timeout: Double = 10) throws -> ChildProcess {
+    guard let executable = productPath("snapsized") else {
+        throw ChildProcessError.notReady("snapsized is not built in \(productsDirectory); run `swift build` first")
+    }
+    let daemon = try ChildProcess(executable, arguments, environment: environment)
+    let probe = try Connection(address: busAddress)
+    let owned = waitUntil(timeout: timeout, interval: 0.01) {
+        let reply = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                    interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                    arguments: [.string("org.snapsize.SizeSelector1")], timeoutMilliseconds: 2000)
+        return reply?.first?.asBool == true || !daemon.isRunning
+    }
+    guard owned, daemon.isRunning else {
+        let log = daemon.stderr
+        daemon.terminate()
+        throw ChildProcessError.notReady("snapsized did not take its name: \(log)")
+    }
+    return daemon
+}
