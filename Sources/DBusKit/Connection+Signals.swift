@@ -31,11 +31,16 @@ struct SignalSubscription {
 
 /// Signals out (emission) and in (match rules and local handlers).
 extension Connection {
-    /// Broadcasts a signal from `path`. The corresponding C function is `dbus_message_new_signal`.
+    /// Broadcasts a signal from `path`. The corresponding C function is `dbus_message_new_signal`;
+    /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
                            arguments: [DBusValue] = []) throws(MethodError) {
-        let message = try Message.signal(path: path, interface: interface, member: member)
-        try message.append(arguments)
+        let kind = MessageTemplates.Kind.signal(path: path.rawValue, interface: interface.rawValue, member: member)
+        let message = try templates.copy(MessageTemplates.Key(kind: kind, body: arguments)) { () throws(MethodError) in
+            let message = try Message.signal(path: path, interface: interface, member: member)
+            try message.append(arguments)
+            return message
+        }
         send(message)
     }
 
@@ -45,9 +50,10 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
-        try message.appendPropertiesChanged(interface: interface.rawValue, changed: changed, invalidated: invalidated)
-        send(message)
+        let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
+        try emitSignal(path: path, interface: .properties, member: "PropertiesChanged", arguments: [
+            .string(interface.rawValue), .array(elementSignature: "{sv}", entries), .stringArray(invalidated),
+        ])
     }
 
     /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.

@@ -25,6 +25,8 @@ public final class Connection {
     var rootFallbackRegistered = false
     var subscriptions: [SubscriptionToken: SignalSubscription] = [:]
     var nextSubscriptionID: UInt64 = 1
+    /// Signals and replies already built once (see `MessageTemplates`).
+    var templates = MessageTemplates()
 
     /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
     public static func session() throws(MethodError) -> Connection {
@@ -96,6 +98,7 @@ public final class Connection {
         dbus_connection_close(raw)
         exports = ExportRegistry()
         subscriptions = [:]
+        templates.removeAll()
     }
 
     /// Writes out everything queued for sending, blocking until done. Rarely needed: the event loop

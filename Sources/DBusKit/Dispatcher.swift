@@ -19,9 +19,14 @@ extension Connection {
         guard message.expectsReply else { return }
         switch result {
         case .success(let values):
-            let reply = message.methodReturn()
             do {
-                try reply.append(values)
+                let key = MessageTemplates.Key(kind: .methodReturn, body: values)
+                let reply = try templates.copy(key) { () throws(MethodError) in
+                    let template = Message.unaddressedMethodReturn()
+                    try template.append(values)
+                    return template
+                }
+                reply.address(asReplyTo: message)
                 send(reply)
             } catch {
                 logError("reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")

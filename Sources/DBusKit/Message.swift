@@ -45,10 +45,21 @@ final class Message {
         guard isValidMemberName(member) else { throw MethodError(.invalidArgs, "invalid member name \"\(member)\"") }
     }
 
-    /// A method return for `call`.
-    func methodReturn() -> Message {
-        guard let reply = dbus_message_new_method_return(raw) else { outOfMemory("dbus_message_new_method_return") }
-        return Message(adopting: reply)
+    /// A method return with no reply serial or destination yet: a template for
+    /// `MessageTemplates`, addressed per call with `address(asReplyTo:)`.
+    static func unaddressedMethodReturn() -> Message {
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory("dbus_message_new") }
+        dbus_message_set_no_reply(raw, 1)
+        return Message(adopting: raw)
+    }
+
+    /// Makes this method return answer `call`, as `dbus_message_new_method_return` would: the
+    /// call's serial as the reply serial, and its sender (when there is one) as the destination.
+    func address(asReplyTo call: Message) {
+        checkMemory(dbus_message_set_reply_serial(raw, dbus_message_get_serial(call.raw)), "dbus_message_set_reply_serial")
+        if let sender = dbus_message_get_sender(call.raw) {
+            checkMemory(dbus_message_set_destination(raw, sender), "dbus_message_set_destination")
+        }
     }
 
     /// An error reply for `call`.
@@ -81,24 +92,6 @@ final class Message {
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(raw, &iter)
         for value in values { MessageWriter.append(value, to: &iter) }
-    }
-
-    /// Appends `interface`, `changed` as `a{sv}` and `invalidated` as `as`: the PropertiesChanged
-    /// body. Checks like `append(_:)` first and writes nothing when something is malformed.
-    func appendPropertiesChanged(interface: String, changed: [(String, DBusValue)], invalidated: [String]) throws(MethodError) {
-        for (name, value) in changed {
-            guard isValidCString(name) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
-            if let problem = value.validationProblem { throw MethodError(.invalidArgs, problem) }
-        }
-        for name in invalidated where !isValidCString(name) {
-            throw MethodError(.invalidArgs, "string contains a NUL character")
-        }
-        guard isValidCString(interface) else { throw MethodError(.invalidArgs, "string contains a NUL character") }
-        var iter = DBusMessageIter()
-        dbus_message_iter_init_append(raw, &iter)
-        MessageWriter.append(.string(interface), to: &iter)
-        MessageWriter.appendStringVariantDictionary(changed, to: &iter)
-        MessageWriter.append(.stringArray(invalidated), to: &iter)
     }
 
     /// Reads the whole body. Throws InvalidArgs for types DBusKit does not support (unix fds).
@@ -160,20 +153,6 @@ enum MessageWriter {
             container(&iter, CDBUS_TYPE_DICT_ENTRY, nil) { sub in
                 append(key, to: &sub)
                 append(value, to: &sub)
-            }
-        }
-    }
-
-    /// An `a{sv}` written straight from (name, value) pairs, without building the array of dict
-    /// entries and variants first (PropertiesChanged on every commit; make bench). Values must
-    /// already be validated.
-    static func appendStringVariantDictionary(_ entries: [(String, DBusValue)], to iter: inout DBusMessageIter) {
-        container(&iter, CDBUS_TYPE_ARRAY, "{sv}") { array in
-            for (name, value) in entries {
-                container(&array, CDBUS_TYPE_DICT_ENTRY, nil) { entry in
-                    cString(&entry, CDBUS_TYPE_STRING, name)
-                    container(&entry, CDBUS_TYPE_VARIANT, value.signature) { variant in append(value, to: &variant) }
-                }
             }
         }
     }

@@ -1,0 +1,98 @@
+import Testing
+import TestSupport
+@testable import DBusKit
+
+/// Signals and replies are built once and copied (MessageTemplates): a copy must be the message
+/// that would have been built, addressed to whoever is being answered.
+@Suite("Messages built once, copied per send")
+struct MessageTemplateTests {
+    private func key(_ body: [DBusValue]) -> MessageTemplates.Key {
+        MessageTemplates.Key(kind: .signal(path: "/a", interface: "org.example.Test1", member: "Tick"), body: body)
+    }
+
+    @Test("keys are equal only when the bytes on the wire would be")
+    func identity() {
+        #expect(key([.double(0.0)]) != key([.double(-0.0)]), "0.0 and -0.0 differ on the wire")
+        #expect(key([.double(.nan)]) == key([.double(.nan)]), "the same NaN is the same message")
+        #expect(key([.variant(.double(0.0))]) != key([.variant(.double(-0.0))]))
+        #expect(key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])])
+                == key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])]))
+        #expect(key([.string("ab")]) != key([.string("ba")]), "same length, other text")
+        #expect(key([.uint32(1)]) != key([.int32(1)]))
+        #expect(key([]) != MessageTemplates.Key(kind: .methodReturn, body: []))
+    }
+
+    @Test("the set stays bounded")
+    func bounded() throws {
+        var templates = MessageTemplates()
+        for n in 0..<(MessageTemplates.capacity * 3) {
+            _ = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in
+                try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
+            }
+            #expect(templates.count <= MessageTemplates.capacity)
+        }
+    }
+
+    @Test("a malformed body is refused every time, never kept")
+    func malformed() {
+        let bus = try? startBus()
+        guard let bus, let client = try? Connection(address: bus.address) else {
+            Issue.record("no private bus")
+            return
+        }
+        for _ in 0..<2 {
+            let error = methodError { () throws(MethodError) in
+                try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
+                                      arguments: [.array(elementSignature: "u", [.string("x")])])
+            }
+            #expect(error?.name == .invalidArgs)
+        }
+        #expect(client.templates.count == 0)
+    }
+
+    @Test("repeated signals arrive in order, each exactly as sent")
+    func repeatedSignals() throws {
+        let bus = try startBus()
+        let address = bus.address
+        let seen = Recorder<UInt64>()
+        let listener = try LoopThread { loop in
+            let connection = try Connection(address: address)
+            connection.addMatch("type='signal',interface='org.example.Test1'")
+            connection.onSignal(interface: "org.example.Test1", member: "Tick") { signal in
+                if case .double(let value)? = signal.arguments.first { seen.append(value.bitPattern) }
+            }
+            _ = try connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                    interface: "org.freedesktop.DBus", member: "GetId")
+            loop.add(connection)
+        }
+        let emitter = try Connection(address: bus.address)
+        let sent: [Double] = [0.0, -0.0, 0.0, 2.0, 2.0, -0.0]
+        for value in sent {
+            try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
+                                   arguments: [.double(value)])
+        }
+        emitter.flush()
+        #expect(waitUntil(timeout: 5) { seen.items.count == sent.count })
+        #expect(seen.items == sent.map(\.bitPattern))
+        #expect(emitter.templates.count == 3)
+        listener.stop()
+    }
+
+    @Test("one reply template answers every caller, each at its own call")
+    func repliesReachTheirCaller() throws {
+        let bus = try startBus()
+        let address = bus.address
+        let service = try LoopThread { loop in try TestService.start(on: loop, address: address) }
+        let first = try Connection(address: bus.address)
+        let second = try Connection(address: bus.address)
+        for round in 0..<3 {
+            for client in [first, second] {
+                let answer = try client.call(destination: TestService.busName.rawValue, path: TestService.path,
+                                             interface: TestService.interface.rawValue, member: "Echo",
+                                             arguments: [.string("same")], timeoutMilliseconds: 5000)
+                #expect(answer == [.string("same")], "round \(round)")
+            }
+        }
+        service.stop()
+    }
+}
