@@ -50,10 +50,25 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
-        try emitSignal(path: path, interface: .properties, member: "PropertiesChanged", arguments: [
-            .string(interface.rawValue), .array(elementSignature: "{sv}", entries), .stringArray(invalidated),
-        ])
+        // Keyed by a flat list that determines the body (no dict-entry and variant boxes to
+        // allocate and compare on every commit); the body itself is only built on a miss.
+        var flat: [DBusValue] = [.string(interface.rawValue), .uint32(UInt32(changed.count))]
+        flat.reserveCapacity(2 + 2 * changed.count + invalidated.count)
+        for (name, value) in changed {
+            flat.append(.string(name))
+            flat.append(value)
+        }
+        for name in invalidated { flat.append(.string(name)) }
+        let kind = MessageTemplates.Kind.signal(path: path.rawValue, interface: InterfaceName.properties.rawValue,
+                                                member: "PropertiesChanged")
+        let message = try templates.copy(MessageTemplates.Key(kind: kind, body: flat)) { () throws(MethodError) in
+            let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
+            let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
+            try message.append([.string(interface.rawValue), .array(elementSignature: "{sv}", entries),
+                                .stringArray(invalidated)])
+            return message
+        }
+        send(message)
     }
 
     /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.

@@ -72,14 +72,15 @@ final class RunningServer {
 
     // MARK: /proc
 
-    /// utime + stime of the whole process, in seconds (/proc/PID/stat fields 14 and 15).
+    /// Time on a CPU of every thread, in seconds: the first field of /proc/PID/task/TID/schedstat,
+    /// in nanoseconds (utime + stime from /proc/PID/stat count 10 ms ticks, too coarse for a round).
     var cpuSeconds: Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return 0 }
-        // Fields after "(comm)": state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/schedstat", encoding: .utf8),
+                  let field = text.split(separator: " ").first, let nanoseconds = Double(field) else { return sum }
+            return sum + nanoseconds / 1e9
+        }
     }
 
     /// Peak resident set size (VmHWM) in bytes.
