@@ -11,11 +11,17 @@ public struct StateStore: Sendable {
     /// The folder and the temporary file, worked out once: `save` runs on every commit.
     private let folder: String
     private let temporary: String
+    /// The same paths as C strings, made once: a String passed to open() or rename() is copied
+    /// into a new array on every call (callgrind: four per commit).
+    private let pathC, folderC, temporaryC: ContiguousArray<CChar>
 
     public init(path: String) {
         self.path = path
         folder = StateStore.folder(of: path)
         temporary = "\(path).tmp-\(getpid())"
+        pathC = path.utf8CString
+        folderC = folder.utf8CString
+        temporaryC = temporary.utf8CString
     }
 
     /// What `load` found.
@@ -88,13 +94,13 @@ public struct StateStore: Sendable {
             return problem
         }
         close(fd)
-        if rename(temporary, path) != 0 {
+        if C.with(temporaryC, { from in C.with(pathC) { to in rename(from, to) } }) != 0 {
             let problem = "cannot rename \(temporary) to \(path): \(describeErrno())"
             unlink(temporary)
             return problem
         }
         // The rename itself is durable only once the folder is flushed.
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folderFD = C.with(folderC) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if folderFD >= 0 { fsync(folderFD); close(folderFD) }
         return nil
     }
@@ -103,9 +109,9 @@ public struct StateStore: Sendable {
 
     /// Opens the temporary file for writing; `fresh` when this call created it (mode 0600 minus the umask).
     private func openTemporary() -> (fd: Int32, fresh: Bool) {
-        let created = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let created = C.with(temporaryC) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         if created >= 0 || errno != EEXIST { return (created, true) }
-        return (open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600), false)
+        return (C.with(temporaryC) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }, false)
     }
 
     /// Whether the process umask removes read or write for the owner (so a new file is not 0600).
@@ -155,4 +161,11 @@ public func defaultConfigPath(environment: [String: String]) -> String? {
     if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/snapsize/config" }
     guard let home = environment["HOME"], !home.isEmpty else { return nil }
     return home + "/.config/snapsize/config"
+}
+
+/// Runs `body` with a C string made by `String.utf8CString` (never empty: it ends in NUL).
+private enum C {
+    static func with<R>(_ string: ContiguousArray<CChar>, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        string.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
 }
