@@ -59,9 +59,8 @@ extension Connection {
             flat.append(value)
         }
         for name in invalidated { flat.append(.string(name)) }
-        let kind = MessageTemplates.Kind.signal(path: path.rawValue, interface: InterfaceName.properties.rawValue,
-                                                member: "PropertiesChanged")
-        let message = try templates.copy(MessageTemplates.Key(kind: kind, body: flat)) { () throws(MethodError) in
+        let key = MessageTemplates.Key(kind: .propertiesChanged(path: path.rawValue), body: flat)
+        let message = try templates.copy(key) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
             let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
             try message.append([.string(interface.rawValue), .array(elementSignature: "{sv}", entries),

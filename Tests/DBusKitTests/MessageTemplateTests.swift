@@ -50,6 +50,17 @@ struct MessageTemplateTests {
         #expect(client.templates.count == 0)
     }
 
+    @Test("PropertiesChanged never shares a template with a signal whose body looks like its key")
+    func propertiesChangedKeyIsItsOwn() throws {
+        let bus = try startBus()
+        let client = try Connection(address: bus.address)
+        let interface = TestService.interface
+        try client.emitPropertiesChanged(path: TestService.path, interface: interface, changed: [], invalidated: ["Size"])
+        try client.emitSignal(path: TestService.path, interface: .properties, member: "PropertiesChanged",
+                              arguments: [.string(interface.rawValue), .uint32(0), .string("Size")])
+        #expect(client.templates.count == 2)
+    }
+
     @Test("repeated signals arrive in order, each exactly as sent")
     func repeatedSignals() throws {
         let bus = try startBus()
