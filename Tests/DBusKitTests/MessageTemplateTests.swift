@@ -18,8 +18,21 @@ struct MessageTemplateTests {
         #expect(key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])])
                 == key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])]))
         #expect(key([.string("ab")]) != key([.string("ba")]), "same length, other text")
+        #expect(key([.string("\u{E9}")]) != key([.string("e\u{301}")]), "canonically equal, other bytes")
+        #expect(key([.variant(.string("\u{E9}"))]) != key([.variant(.string("e\u{301}"))]))
         #expect(key([.uint32(1)]) != key([.int32(1)]))
         #expect(key([]) != MessageTemplates.Key(kind: .methodReturn, body: []))
+    }
+
+    @Test("a member that only looks like a kept one is validated, not copied")
+    func lookalikeMember() throws {
+        let bus = try startBus()
+        let client = try Connection(address: bus.address)
+        try client.emitSignal(path: .root, interface: TestService.interface, member: "Kick")
+        let error = methodError { () throws(MethodError) in
+            try client.emitSignal(path: .root, interface: TestService.interface, member: "\u{212A}ick")  // KELVIN SIGN
+        }
+        #expect(error?.name == .invalidArgs)
     }
 
     @Test("the set stays bounded")
