@@ -98,7 +98,7 @@ extension DBusValue {
         case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
         // String's == is Unicode-canonical ("é" equals "e" + U+0301); the wire carries the bytes.
         case (.string(let a), .string(let b)), (.signature(let a), .signature(let b)): return sameBytes(a, b)
-        case (.array(let e1, let a), .array(let e2, let b)): return e1 == e2 && Self.identical(a, b)
+        case (.array(let e1, let a), .array(let e2, let b)): return sameBytes(e1, e2) && Self.identical(a, b)
         case (.structure(let a), .structure(let b)): return Self.identical(a, b)
         case (.variant(let a), .variant(let b)): return a.isIdentical(to: b)
         case (.dictEntry(let k1, let v1), .dictEntry(let k2, let v2)): return k1.isIdentical(to: k2) && v1.isIdentical(to: v2)
