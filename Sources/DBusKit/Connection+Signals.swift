@@ -35,8 +35,9 @@ extension Connection {
     /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
                            arguments: [DBusValue] = []) throws(MethodError) {
-        let kind = MessageTemplates.Kind.signal(path: path.rawValue, interface: interface.rawValue, member: member)
-        let message = try templates.copy(MessageTemplates.Key(kind: kind, body: arguments)) { () throws(MethodError) in
+        let key = MessageTemplates.Key.signal(path: path.rawValue, interface: interface.rawValue, member: member,
+                                              body: arguments)
+        let message = try templates.copy(key) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: interface, member: member)
             try message.append(arguments)
             return message
@@ -50,16 +51,8 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        // Keyed by a flat list that determines the body (no dict-entry and variant boxes to
-        // allocate and compare on every commit); the body itself is only built on a miss.
-        var flat: [DBusValue] = [.string(interface.rawValue), .uint32(UInt32(changed.count))]
-        flat.reserveCapacity(2 + 2 * changed.count + invalidated.count)
-        for (name, value) in changed {
-            flat.append(.string(name))
-            flat.append(value)
-        }
-        for name in invalidated { flat.append(.string(name)) }
-        let key = MessageTemplates.Key(kind: .propertiesChanged(path: path.rawValue), body: flat)
+        let key = MessageTemplates.Key.propertiesChanged(path: path.rawValue, interface: interface.rawValue,
+                                                         changed: changed, invalidated: invalidated)
         let message = try templates.copy(key) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
             let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }

@@ -16,56 +16,102 @@ import Glibc
 /// A copy is a new, unsent message: libdbus gives it its own serial when it is sent.
 /// Bounded: once `capacity` templates exist, the next new one starts the set afresh.
 struct MessageTemplates {
-    /// What a template is, apart from its body.
-    enum Kind: Hashable {
-        case signal(path: String, interface: String, member: String)
-        /// PropertiesChanged from `path`, keyed by a flat list rather than its body (see
-        /// `emitPropertiesChanged`), so it can never meet a signal keyed by its own body.
-        case propertiesChanged(path: String)
-        /// A method return without a reply serial or destination; `Message.address(asReplyTo:)` adds them.
-        case methodReturn
-
-        /// By bytes, like the body (see `Key`): a member name that only looks like a kept one
-        /// (U+212A KELVIN SIGN is canonically "K") must reach validation, not a copy.
-        static func == (a: Kind, b: Kind) -> Bool {
-            switch (a, b) {
-            case (.signal(let p1, let i1, let m1), .signal(let p2, let i2, let m2)):
-                return sameBytes(p1, p2) && sameBytes(i1, i2) && sameBytes(m1, m2)
-            case (.propertiesChanged(let p1), .propertiesChanged(let p2)): return sameBytes(p1, p2)
-            case (.methodReturn, .methodReturn): return true
-            default: return false
-            }
-        }
-
-        func hash(into hasher: inout Hasher) {
-            switch self {
-            case .signal(let path, _, let member):
-                hasher.combine(path.utf8.count)
-                hasher.combine(member.utf8.count)
-            case .propertiesChanged(let path):
-                hasher.combine(path.utf8.count)
-            case .methodReturn:
-                hasher.combine(0)
-            }
-        }
-    }
-
-    /// A message's identity on the wire: equal keys give byte-for-byte equal messages, so a
-    /// double is compared by its bits (0.0 and -0.0 differ; a NaN matches the same NaN).
+    /// A message's content as bytes: two keys are equal exactly when the two messages would be
+    /// equal on the wire. Strings count by their UTF-8 bytes (String's own == is Unicode-canonical,
+    /// so "é" would equal "e" + U+0301) and doubles by their bits (0.0 and -0.0 differ). Each kind
+    /// starts with its own tag, so a PropertiesChanged key can never meet a plain signal's.
+    /// Flat bytes hash in one call and compare with one memcmp.
     struct Key: Hashable {
-        let kind: Kind
-        let body: [DBusValue]
+        private(set) var bytes: [UInt8] = []
+
+        /// A signal: its header fields and its body.
+        static func signal(path: String, interface: String, member: String, body: [DBusValue]) -> Key {
+            var key = Key(tag: 1)
+            key.append(path)
+            key.append(interface)
+            key.append(member)
+            key.append(body)
+            return key
+        }
+
+        /// PropertiesChanged from `path`, from its parts rather than a body of dict entries and
+        /// variants (no boxes to build on every commit).
+        static func propertiesChanged(path: String, interface: String, changed: [(String, DBusValue)],
+                                      invalidated: [String]) -> Key {
+            var key = Key(tag: 2)
+            key.append(path)
+            key.append(interface)
+            key.append(UInt32(truncatingIfNeeded: changed.count))
+            for (name, value) in changed {
+                key.append(name)
+                key.append(value)
+            }
+            key.append(UInt32(truncatingIfNeeded: invalidated.count))
+            for name in invalidated { key.append(name) }
+            return key
+        }
+
+        /// A method return without a reply serial or destination; `Message.address(asReplyTo:)` adds them.
+        static func methodReturn(body: [DBusValue]) -> Key {
+            var key = Key(tag: 3)
+            key.append(body)
+            return key
+        }
+
+        private init(tag: UInt8) {
+            bytes.reserveCapacity(128)
+            bytes.append(tag)
+        }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.kind == b.kind && a.body.count == b.body.count && zip(a.body, b.body).allSatisfy { $0.isIdentical(to: $1) }
+            a.bytes.count == b.bytes.count && a.bytes.withUnsafeBytes { x in
+                b.bytes.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+            }
         }
 
-        /// Cheap on purpose: strings count only by length (equality still compares them in full),
-        /// because hashing every property name with SipHash cost more than the copy it saves.
         func hash(into hasher: inout Hasher) {
-            hasher.combine(kind)
-            hasher.combine(body.count)
-            for value in body { value.hashIdentity(into: &hasher) }
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        private mutating func append(_ body: [DBusValue]) {
+            append(UInt32(truncatingIfNeeded: body.count))
+            for value in body { append(value) }
+        }
+
+        /// Byte by byte: `append(contentsOf:)` cost ten times as much for four or eight bytes.
+        private mutating func append<T: FixedWidthInteger>(_ number: T) {
+            var rest = number
+            for _ in 0..<MemoryLayout<T>.size {
+                bytes.append(UInt8(truncatingIfNeeded: rest))
+                rest >>= 8
+            }
+        }
+
+        private mutating func append(_ string: String) {
+            append(UInt32(truncatingIfNeeded: string.utf8.count))  // libdbus caps a message at 128 MiB
+            bytes.append(contentsOf: string.utf8)
+        }
+
+        /// A tag per case, then the payload; containers carry their counts, so no two values meet.
+        private mutating func append(_ value: DBusValue) {
+            switch value {
+            case .byte(let v): bytes.append(1); append(v)
+            case .boolean(let v): bytes.append(2); bytes.append(v ? 1 : 0)
+            case .int16(let v): bytes.append(3); append(v)
+            case .uint16(let v): bytes.append(4); append(v)
+            case .int32(let v): bytes.append(5); append(v)
+            case .uint32(let v): bytes.append(6); append(v)
+            case .int64(let v): bytes.append(7); append(v)
+            case .uint64(let v): bytes.append(8); append(v)
+            case .double(let v): bytes.append(9); append(v.bitPattern)
+            case .string(let v): bytes.append(10); append(v)
+            case .objectPath(let v): bytes.append(11); append(v.rawValue)
+            case .signature(let v): bytes.append(12); append(v)
+            case .array(let element, let values): bytes.append(13); append(element); append(values)
+            case .structure(let values): bytes.append(14); append(values)
+            case .variant(let inner): bytes.append(15); append(inner)
+            case .dictEntry(let key, let inner): bytes.append(16); append(key); append(inner)
+            }
         }
     }
 
@@ -90,59 +136,4 @@ struct MessageTemplates {
     }
 
     mutating func removeAll() { built.removeAll() }
-}
-
-extension DBusValue {
-    /// Equality of what goes on the wire (see `MessageTemplates.Key`).
-    func isIdentical(to other: DBusValue) -> Bool {
-        switch (self, other) {
-        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
-        // String's == is Unicode-canonical ("é" equals "e" + U+0301); the wire carries the bytes.
-        case (.string(let a), .string(let b)), (.signature(let a), .signature(let b)): return sameBytes(a, b)
-        case (.array(let e1, let a), .array(let e2, let b)): return sameBytes(e1, e2) && Self.identical(a, b)
-        case (.structure(let a), .structure(let b)): return Self.identical(a, b)
-        case (.variant(let a), .variant(let b)): return a.isIdentical(to: b)
-        case (.dictEntry(let k1, let v1), .dictEntry(let k2, let v2)): return k1.isIdentical(to: k2) && v1.isIdentical(to: v2)
-        default: return self == other  // scalars, ASCII object paths, or different cases
-        }
-    }
-
-    func hashIdentity(into hasher: inout Hasher) {
-        switch self {
-        case .byte(let v): hasher.combine(v)
-        case .boolean(let v): hasher.combine(v)
-        case .int16(let v): hasher.combine(v)
-        case .uint16(let v): hasher.combine(v)
-        case .int32(let v): hasher.combine(v)
-        case .uint32(let v): hasher.combine(v)
-        case .int64(let v): hasher.combine(v)
-        case .uint64(let v): hasher.combine(v)
-        case .double(let v): hasher.combine(v.bitPattern)
-        case .string(let v), .signature(let v): hasher.combine(v.utf8.count)
-        case .objectPath(let v): hasher.combine(v.rawValue.utf8.count)
-        case .array(let element, let values):
-            hasher.combine(element.utf8.count)
-            hasher.combine(values.count)
-            for value in values { value.hashIdentity(into: &hasher) }
-        case .structure(let values):
-            hasher.combine(values.count)
-            for value in values { value.hashIdentity(into: &hasher) }
-        case .variant(let inner): inner.hashIdentity(into: &hasher)
-        case .dictEntry(let key, let value):
-            key.hashIdentity(into: &hasher)
-            value.hashIdentity(into: &hasher)
-        }
-    }
-
-    private static func identical(_ a: [DBusValue], _ b: [DBusValue]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
-    }
-}
-
-/// Equal UTF-8 bytes (String's own == compares canonical equivalence instead). Through `withUTF8`,
-/// which is free for native strings: `utf8.elementsEqual` cost 13k instructions per call (callgrind).
-private func sameBytes(_ a: String, _ b: String) -> Bool {
-    guard a.utf8.count == b.utf8.count else { return false }
-    var a = a, b = b
-    return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
 }

@@ -7,7 +7,7 @@ import TestSupport
 @Suite("Messages built once, copied per send")
 struct MessageTemplateTests {
     private func key(_ body: [DBusValue]) -> MessageTemplates.Key {
-        MessageTemplates.Key(kind: .signal(path: "/a", interface: "org.example.Test1", member: "Tick"), body: body)
+        MessageTemplates.Key.signal(path: "/a", interface: "org.example.Test1", member: "Tick", body: body)
     }
 
     @Test("keys are equal only when the bytes on the wire would be")
@@ -21,7 +21,10 @@ struct MessageTemplateTests {
         #expect(key([.string("\u{E9}")]) != key([.string("e\u{301}")]), "canonically equal, other bytes")
         #expect(key([.variant(.string("\u{E9}"))]) != key([.variant(.string("e\u{301}"))]))
         #expect(key([.uint32(1)]) != key([.int32(1)]))
-        #expect(key([]) != MessageTemplates.Key(kind: .methodReturn, body: []))
+        #expect(key([]) != MessageTemplates.Key.methodReturn(body: []))
+        #expect(key([.array(elementSignature: "u", [.uint32(1)]), .array(elementSignature: "u", [])])
+                != key([.array(elementSignature: "u", []), .array(elementSignature: "u", [.uint32(1)])]))
+        #expect(key([.structure([.string("a"), .string("b")])]) != key([.structure([.string("ab"), .string("")])]))
     }
 
     @Test("a member that only looks like a kept one is validated, not copied")
