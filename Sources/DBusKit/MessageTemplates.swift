@@ -8,8 +8,8 @@ import Glibc
 /// Writing a body with libdbus costs far more than its size suggests: each top-level argument
 /// rewrites the header's SIGNATURE field. Building an AT-SPI PropertyChange event (`siiva{sv}`)
 /// takes 7.8 µs in C here, and `dbus_message_copy` of a built one 0.08 µs. In snapsized
-/// (callgrind, with the send): the event went from 119,000 instructions to 9,500, a
-/// PropertiesChanged from 89,000 to 12,000 and a `(uib)` reply from 52,000 to 16,000. A
+/// (callgrind, with the send): the event went from 119,000 instructions to 10,000, a
+/// PropertiesChanged from 89,000 to 10,000 and a `(uib)` reply from 52,000 to 16,000. A
 /// selector sends the same few messages over and over (one per size), so each distinct message
 /// is built once (make bench: call -> accessible-value event, server CPU per call).
 ///
