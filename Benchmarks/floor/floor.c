@@ -10,8 +10,8 @@
  *
  * Every distinct message is built once and copied for each send, as snapsized does (DBusKit's
  * MessageTemplates): with libdbus, appending each argument rewrites the header's signature field,
- * so building a PropertiesChanged costs ~100 times more than dbus_message_copy of a built one. A
- * floor that rebuilt every message would not be the least work; this one is.
+ * so building an AT-SPI event of five arguments took 7.8 us here and dbus_message_copy of a built
+ * one 0.08 us. A floor that rebuilt every message would not be the least work; this one is.
  *
  * Like snapsized it restores the saved size at start-up (reading the state file is part of the
  * contract: an acknowledged change survives a restart), so "exec -> name owned" compares like with like.
