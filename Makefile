@@ -12,7 +12,7 @@ TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi
               gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 
-.PHONY: run test stress deps build bench bench-core install clean
+.PHONY: run test stress deps build bench bench-programs profile bench-core install clean
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
@@ -38,14 +38,21 @@ build: deps
 
 # The benchmark (README, Performance): snapsized against the plain-C floor on one private bus, side by
 # side, in rounds of fresh processes; prints daemon, floor and ratio per row. Options: ARGS=--json,
-# ARGS='--rounds 9', ARGS='--state-dir /var/tmp' (state files on disk instead of tmpfs).
+# ARGS='--rounds 21', ARGS='--state-dir /var/tmp' (state files on disk instead of tmpfs).
 BENCH_CFLAGS := -O2 -Wall -Wextra
-bench: deps
+bench: bench-programs
+	timeout 300 $(RELEASE)/snapsize-bench $(ARGS)
+
+# Instructions per call in the serving loop of the daemon (with and without its slider) and of the
+# floor, counted by callgrind: where the README's instruction counts come from.
+profile: bench-programs
+	for mode in daemon daemon-a11y floor; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
+
+bench-programs: deps
 	$(SWIFT) build -c release
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-floor Benchmarks/floor/floor.c $$(pkg-config --cflags --libs dbus-1)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-a11y-listener Benchmarks/listener/listener.c \
 	    $$(pkg-config --cflags --libs atspi-2) -lgobject-2.0 -lglib-2.0
-	timeout 300 $(RELEASE)/snapsize-bench $(ARGS)
 
 # Micro-benchmark of SnapCore (ns per index(at:) and per state transition).
 bench-core: deps

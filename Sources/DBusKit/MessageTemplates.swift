@@ -22,7 +22,7 @@ struct MessageTemplates {
     /// starts with its own tag, so a PropertiesChanged key can never meet a plain signal's.
     /// Flat bytes hash in one call and compare with one memcmp.
     struct Key: Hashable {
-        private(set) var bytes: [UInt8] = []
+        private var bytes: [UInt8] = []
 
         /// A signal: its header fields and its body.
         static func signal(path: String, interface: String, member: String, body: [DBusValue]) -> Key {

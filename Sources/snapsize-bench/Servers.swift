@@ -75,12 +75,7 @@ final class RunningServer {
     /// Time on a CPU of every thread, in seconds: the first field of /proc/PID/task/TID/schedstat,
     /// in nanoseconds (utime + stime from /proc/PID/stat count 10 ms ticks, too coarse for a round).
     var cpuSeconds: Double {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
-        return tasks.reduce(0) { sum, task in
-            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/schedstat", encoding: .utf8),
-                  let field = text.split(separator: " ").first, let nanoseconds = Double(field) else { return sum }
-            return sum + nanoseconds / 1e9
-        }
+        sumOverThreads("schedstat") { text in (text.split(separator: " ").first.flatMap { Double($0) } ?? 0) / 1e9 }
     }
 
     /// Peak resident set size (VmHWM) in bytes.
@@ -91,12 +86,18 @@ final class RunningServer {
 
     /// Voluntary plus involuntary context switches of every thread: each one is a wake-up.
     var contextSwitches: Double {
+        sumOverThreads("status") { text in
+            statusField("voluntary_ctxt_switches:", in: text) + statusField("nonvoluntary_ctxt_switches:", in: text)
+        }
+    }
+
+    /// `value` of /proc/PID/task/TID/`file`, summed over the process's threads.
+    private func sumOverThreads(_ file: String, _ value: (String) -> Double) -> Double {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
         return tasks.reduce(0) { sum, task in
-            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/status", encoding: .utf8)
+            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/\(file)", encoding: .utf8)
             else { return sum }
-            return sum + statusField("voluntary_ctxt_switches:", in: text)
-                + statusField("nonvoluntary_ctxt_switches:", in: text)
+            return sum + value(text)
         }
     }
 

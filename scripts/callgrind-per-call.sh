@@ -1,0 +1,85 @@
+#!/bin/sh
+# `make profile`: instructions per Increment/Decrement in a server's serving loop, counted by
+# valgrind --tool=callgrind (stable on a noisy machine, unlike time). The numbers the README's
+# Performance section quotes ("293k -> 79k instructions per call") come from here.
+#
+#   scripts/callgrind-per-call.sh daemon        snapsized --no-accessibility
+#   scripts/callgrind-per-call.sh daemon-a11y   snapsized with its slider, a libatspi listener attached
+#   scripts/callgrind-per-call.sh floor         Benchmarks/floor/floor.c
+#
+# Everything runs on private buses in a temp dir and is stopped by PID. Only the serving loop is
+# counted (--toggle-collect), so start-up does not blur the figure. Keeps the callgrind file when
+# KEEP=DIR is given, for callgrind_annotate.
+set -eu
+bin=${RELEASE:-.build/release}
+mode=${1:-daemon}
+calls=2000
+
+work=$(mktemp -d /tmp/snapsize-cg.XXXXXX)
+# The serving loop: DBusKit's EventLoop.run (its mangled name) or the floor's libdbus loop.
+case "$mode" in
+    daemon) program="$bin/snapsized --no-accessibility --state-file $work/state"; loop='$s7DBusKit9EventLoopC3runyyF' ;;
+    daemon-a11y) program="$bin/snapsized --state-file $work/state"; loop='$s7DBusKit9EventLoopC3runyyF' ;;
+    floor) program="$bin/snapsize-floor --name org.snapsize.SizeSelector1 --state $work/state"
+           loop=dbus_connection_read_write_dispatch ;;
+    *) echo "usage: $0 daemon|daemon-a11y|floor" >&2; rm -rf "$work"; exit 64 ;;
+esac
+
+mkdir -m 700 "$work/run"
+export XDG_RUNTIME_DIR="$work/run" HOME="$work"
+unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
+pids=""
+trap 'for pid in $pids; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run" >"$work/bus"
+export DBUS_SESSION_BUS_ADDRESS="$(sed -n 1p "$work/bus")"
+pids="$(sed -n 2p "$work/bus")"
+
+if [ "$mode" = daemon-a11y ]; then
+    /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
+    pids="$! $pids"
+    for _ in $(seq 50); do
+        AT_SPI_BUS_ADDRESS=$(gdbus call --session -d org.a11y.Bus -o /org/a11y/bus -m org.a11y.Bus.GetAddress \
+            2>/dev/null | sed -n "s/^('\(.*\)',)$/\1/p") && [ -n "$AT_SPI_BUS_ADDRESS" ] && break
+        sleep 0.1
+    done
+    export AT_SPI_BUS_ADDRESS
+    /usr/libexec/at-spi2-registryd >"$work/registry.log" 2>&1 </dev/null &
+    pids="$! $pids"
+    sleep 0.3
+    # A screen reader's view of it: someone listens for the value events the daemon sends.
+    "$bin/snapsize-a11y-listener" 1 >"$work/events" &
+    pids="$! $pids"
+    sleep 0.3
+fi
+
+# shellcheck disable=SC2086 # $program is the command and its options
+valgrind --tool=callgrind --toggle-collect="$loop" --callgrind-out-file="$work/callgrind.out" \
+    $program >"$work/server.log" 2>&1 &
+server=$!
+pids="$server $pids"
+
+/usr/bin/python3 - "$calls" <<'PY'
+import sys, time
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+name, path = "org.snapsize.SizeSelector1", "/org/snapsize/SizeSelector1"
+for _ in range(300):  # valgrind makes start-up slow
+    owner = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                          GLib.Variant("(s)", (name,)), None, Gio.DBusCallFlags.NONE, 5000, None)
+    if owner.unpack()[0]:
+        break
+    time.sleep(0.1)
+for i in range(int(sys.argv[1])):
+    bus.call_sync(name, path, name, "Increment" if i % 2 == 0 else "Decrement", None, None,
+                  Gio.DBusCallFlags.NONE, 20000, None)
+PY
+
+kill -TERM "$server"
+wait "$server" || true
+total=$(sed -n 's/^summary: *//p' "$work/callgrind.out")
+if [ -z "$total" ] || [ "$total" -eq 0 ]; then
+    echo "callgrind counted nothing inside $loop: was it renamed?" >&2; cat "$work/server.log" >&2; exit 1
+fi
+[ -n "${KEEP:-}" ] && cp "$work/callgrind.out" "$KEEP/callgrind.$mode.out"
+echo "$mode: $((total / calls)) instructions per call in the serving loop ($calls calls, valgrind --tool=callgrind)"
