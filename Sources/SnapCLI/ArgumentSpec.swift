@@ -62,7 +62,9 @@ func parse(_ words: [String], specs: [ArgumentSpec]) throws(UsageError) -> Parse
             }
             if word == "-h" { name = "help" }
             guard let spec = specs.first(where: { $0.name == name && !$0.isPositional }) else {
-                throw UsageError("unknown option '\(word)'")
+                let known = specs.filter { !$0.isPositional }.map(\.name)
+                let hint = suggestion(for: name, among: known).map { "; did you mean '--\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(word)'\(hint)")
             }
             switch spec.kind {
             case .flag:

@@ -33,7 +33,11 @@ public enum Tool {
             break
         }
         guard let command = command(named: first) else {
-            console.errorLine("\(name): unknown command '\(first)'. Run '\(name) --help' for the list.")
+            if let close = suggestion(for: first, among: commands.map { $0.name }) {
+                console.errorLine("\(name): unknown command '\(first)'. Did you mean '\(close)'?")
+            } else {
+                console.errorLine("\(name): unknown command '\(first)'. Run '\(name) --help' for the list.")
+            }
             return ExitCode.usage.rawValue
         }
         let instance: any Command

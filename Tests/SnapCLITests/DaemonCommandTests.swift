@@ -75,6 +75,21 @@ extension DaemonTests {
             #expect(try fixture.ctl(["get"]).out == "20\n")
         }
 
+        @Test("set +N and set -N are relative and snap like SetSize; an unsigned value stays absolute")
+        func setRelative() throws {
+            let fixture = try DaemonFixture()
+            let up = try fixture.ctl(["set", "+20"])
+            #expect(up.status == 0 && up.out == "80\n" && up.err == "", "\(up)")
+            let back = try fixture.ctl(["set", "-5"])
+            #expect(back.status == 0 && back.out == "80\n", "75 snaps to 80: \(back)")
+            let down = try fixture.ctl(["set", "-30"])
+            #expect(down.status == 0 && down.out == "60\n", "50 is a tie between 40 and 60: the larger: \(down)")
+            #expect(try fixture.ctl(["set", "+1000"]).out == "100\n", "clamped at the largest")
+            #expect(try fixture.ctl(["set", "--", "-1000"]).out == "20\n", "clamped at the smallest, after --")
+            #expect(try fixture.ctl(["set", "20"]).out == "20\n")
+            #expect(try fixture.ctl(["set", "40"]).out == "40\n", "unsigned stays absolute")
+        }
+
         @Test("inc and dec, with N, and the line on stderr at a limit (exit 0)")
         func steps() throws {
             let fixture = try DaemonFixture()
@@ -236,6 +251,8 @@ extension DaemonTests {
             (["get", "--timeout", "soon"], "--timeout: 'soon' is not a finite number"),
             (["watch", "--count", "0"], "--count: '0' is not a number of changes"),
             (["focus", "--json"], "unknown option '--json'"),
+            (["status", "--jsno"], "unknown option '--jsno'; did you mean '--json'?"),
+            (["watch", "--cuont", "2"], "did you mean '--count'?"),
         ])
         func usage(arguments: [String], message: String) throws {
             let fixture = try DaemonFixture()

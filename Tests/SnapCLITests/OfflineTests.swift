@@ -82,6 +82,31 @@ struct OfflineTests {
         #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 2, previewing: false)) == .cancel)
     }
 
+    @Test("did you mean: a mistyped command or option gets the one close match, exit 64", arguments: [
+        (["stauts"], "snapsizectl: unknown command 'stauts'. Did you mean 'status'?"),
+        (["sett", "40"], "Did you mean 'set'?"),
+        (["adjsut"], "Did you mean 'adjust'?"),
+        (["docter"], "Did you mean 'doctor'?"),
+        (["frobnicate"], "unknown command 'frobnicate'. Run 'snapsizectl --help' for the list."),
+        (["get", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
+        (["set", "--indx", "2"], "did you mean '--index'?"),
+    ])
+    func didYouMean(arguments: [String], message: String) {
+        let result = runWithFake(FakeClient(), arguments)
+        #expect(result.status == 64)
+        #expect(result.out == "")
+        #expect(result.err.contains(message), "\(arguments): \(result.err)")
+    }
+
+    @Test("suggestions: one close candidate only; swaps count one edit")
+    func suggestions() {
+        #expect(editDistance("stauts", "status") == 1)
+        #expect(editDistance("", "abc") == 3)
+        #expect(editDistance("kitten", "sitting") == 3)
+        #expect(suggestion(for: "xyz", among: ["get", "set"]) == nil, "too far")
+        #expect(suggestion(for: "gat", among: ["get", "got"]) == nil, "two equally close: no guess")
+    }
+
     @Test("key decoding: arrows in both modes, Home/End variants, split sequences, a lone Esc waits")
     func keys() {
         var decoder = KeyDecoder()
