@@ -28,14 +28,6 @@ public final class Connection {
     /// Signals and replies already built once (see `MessageTemplates`).
     var templates = MessageTemplates()
 
-    /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
-    public static func session() throws(MethodError) -> Connection {
-        guard let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty else {
-            throw MethodError(.badAddress, "DBUS_SESSION_BUS_ADDRESS is not set")
-        }
-        return try Connection(address: address)
-    }
-
     /// Opens a private connection to the bus at `address` and registers with it (`Hello`).
     ///
     /// The corresponding C functions are `dbus_connection_open_private` and `dbus_bus_register`.

@@ -6,7 +6,7 @@ struct DoctorCommand: Command {
     static let abstract = "Check the session bus, the daemon, the accessibility bus, the registry and the slider."
     static let discussion = """
         Checks, in order, and stops at the first failure with what to do about it:
-          1. session bus           DBUS_SESSION_BUS_ADDRESS is set and answers
+          1. session bus           DBUS_SESSION_BUS_ADDRESS (else the socket $XDG_RUNTIME_DIR/bus) answers
           2. snapsized             owns org.snapsize.SizeSelector1, or D-Bus activation starts it
           3. accessibility bus     AT_SPI_BUS_ADDRESS, else org.a11y.Bus.GetAddress on the session bus
           4. registry              org.a11y.atspi.Registry runs on the accessibility bus
@@ -112,18 +112,26 @@ final class DoctorProbe {
         self.timeout = timeout
     }
 
+    /// Says which address it used and where from. Starting a bus of one's own is suggested only when
+    /// there is none at $XDG_RUNTIME_DIR/bus either: a second bus would hide the session's daemon.
     func sessionBus() throws(StepFailure) -> String {
-        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
-            throw StepFailure(detail: "DBUS_SESSION_BUS_ADDRESS is not set",
-                              fix: "run inside a desktop session, or start one for this shell: dbus-run-session -- $SHELL")
+        guard let found = SessionBusAddress.find(environment: environment) else {
+            throw StepFailure(detail: SessionBusAddress.absence(environment: environment),
+                              fix: "run inside a desktop session (Debian: install dbus-user-session and log in again), "
+                                + "or start a bus for this shell: dbus-run-session -- $SHELL")
         }
         do {
-            session = try Connection(address: address)
+            session = try Connection(address: found.address)
         } catch {
-            throw StepFailure(detail: "cannot connect to \(address) (\(error))",
-                              fix: "the session bus is gone or unreachable; log in again, or check DBUS_SESSION_BUS_ADDRESS")
+            var fix = "the session bus is gone or unreachable; log in again, or check \(found.origin)"
+            if found.source == .environment, let path = SessionBusAddress.runtimeSocketPath(environment: environment),
+               let fallback = SessionBusAddress.find(environment: environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }) {
+                fix = "DBUS_SESSION_BUS_ADDRESS is stale, but your session bus is at \(path): "
+                    + "unset DBUS_SESSION_BUS_ADDRESS (or export DBUS_SESSION_BUS_ADDRESS=\(fallback.address))"
+            }
+            throw StepFailure(detail: "cannot connect to \(found.address) from \(found.origin) (\(error))", fix: fix)
         }
-        return address
+        return "\(found.address) (from \(found.origin))"
     }
 
     private func busCall(_ connection: Connection, _ member: String, _ arguments: [DBusValue] = []) throws(MethodError) -> [DBusValue] {

@@ -123,12 +123,9 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
     public let connection: Connection
     let timeoutMilliseconds: Int32
 
-    /// Connects to the session bus named in `environment` (DBUS_SESSION_BUS_ADDRESS).
+    /// Connects to the session bus found in `environment` (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
     public init(environment: [String: String], timeoutMilliseconds: Int32) throws(MethodError) {
-        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
-            throw MethodError(.badAddress, "DBUS_SESSION_BUS_ADDRESS is not set: there is no session bus to reach snapsized on")
-        }
-        connection = try Connection(address: address)
+        connection = try Connection.session(environment: environment)
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 

@@ -105,9 +105,9 @@ public enum Daemon {
         let loop = EventLoop()
         let session: Connection
         do {
-            session = try Connection.session()
+            session = try Connection.session(environment: environment)
         } catch {
-            log("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+            log("cannot connect to the session bus (\(error.message))")
             return .unavailable
         }
         loop.add(session)

@@ -170,7 +170,8 @@ public enum DaemonArguments {
             USAGE: snapsized [options]
 
             Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
-            as an accessible slider on the accessibility bus.
+            as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
+            else the socket $XDG_RUNTIME_DIR/bus.
 
             OPTIONS:
             \(table.joined(separator: "\n"))

@@ -18,7 +18,10 @@ public final class PrivateSessionBus: Sendable {
     /// when given, the daemon runs with a generated config modelled on session.conf that lists
     /// only those directories, so activation never reaches services installed on the machine.
     /// `extraEnvironment` is added to the bus's own environment (activated services inherit it, e.g. PATH).
-    public init(serviceDirectories: [String] = [], extraEnvironment: [String: String] = [:], timeout: Double = 10) throws {
+    /// `socketName`: listen on `$XDG_RUNTIME_DIR/<socketName>` (e.g. "bus", the dbus-user-session layout)
+    /// instead of a random name in it.
+    public init(serviceDirectories: [String] = [], extraEnvironment: [String: String] = [:], socketName: String? = nil,
+                timeout: Double = 10) throws {
         let executable = "dbus-daemon"
         directory = try makeTemporaryDirectory()
         let runtime = directory + "/run"
@@ -43,7 +46,8 @@ public final class PrivateSessionBus: Sendable {
         base["NO_AT_BRIDGE"] = "1"
         base.merge(extraEnvironment) { _, extra in extra }
 
-        var arguments = ["--nofork", "--print-address=1", "--address=unix:dir=\(runtime)"]
+        let listen = socketName.map { "unix:path=\(runtime)/\($0)" } ?? "unix:dir=\(runtime)"
+        var arguments = ["--nofork", "--print-address=1", "--address=\(listen)"]
         if serviceDirectories.isEmpty {
             arguments.insert("--session", at: 0)
         } else {

@@ -16,7 +16,9 @@ final class DaemonFixture {
     var environment: [String: String]
 
     /// `activatable`: write an org.snapsize.SizeSelector1.service that starts the built snapsized.
-    init(startDaemon: Bool = true, activatable: Bool = false, daemonArguments: [String] = []) throws {
+    /// `socketName`: the bus listens at `$XDG_RUNTIME_DIR/<socketName>` ("bus": where dbus-user-session puts it).
+    init(startDaemon: Bool = true, activatable: Bool = false, daemonArguments: [String] = [],
+         socketName: String? = nil) throws {
         guard let snapsized = productPath("snapsized"), productPath("snapsizectl") != nil else {
             throw HarnessError(description: "build snapsized and snapsizectl first (swift build)")
         }
@@ -29,7 +31,7 @@ final class DaemonFixture {
 
                 """.write(toFile: serviceDirectory + "/org.snapsize.SizeSelector1.service", atomically: true, encoding: .utf8)
         }
-        bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory])
+        bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory], socketName: socketName)
         environment = bus.environment
         environment["NO_COLOR"] = nil
         if startDaemon { try start(daemonArguments) }
