@@ -11,8 +11,10 @@ BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
               gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
+# `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
+BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
-.PHONY: run test stress deps build bench bench-programs profile bench-core install clean
+.PHONY: run test stress deps bench-deps build bench bench-programs profile bench-core install clean
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
@@ -36,21 +38,27 @@ stress: deps
 build: deps
 	$(SWIFT) build -c release
 
-# The benchmark (README, Performance): snapsized against the plain-C floor on one private bus, side by
-# side, in rounds of fresh processes; prints daemon, floor and ratio per row. Options: ARGS=--json,
-# ARGS='--rounds 21', ARGS='--state-dir /var/tmp' (state files on disk instead of tmpfs).
+# The benchmark (README, Performance): snapsized against the plain-C floor and the sd-bus and GDBus
+# peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state
+# files on tmpfs and one on disk, each server's figure and snapsized's ratio to each. Options:
+# ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder).
 BENCH_CFLAGS := -O2 -Wall -Wextra
 bench: bench-programs
-	timeout 300 $(RELEASE)/snapsize-bench $(ARGS)
+	timeout 900 $(RELEASE)/snapsize-bench $(ARGS)
 
-# Instructions per call in the serving loop of the daemon (with and without its slider) and of the
-# floor, counted by callgrind: where the README's instruction counts come from.
+# Instructions per call in the serving loop of the daemon (with and without its slider), of the
+# floor and of the sd-bus and GDBus peers, counted by callgrind: where the README's instruction counts come from.
 profile: bench-programs
-	for mode in daemon daemon-a11y floor; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
+	for mode in daemon daemon-a11y floor sdbus gdbus; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
 
-bench-programs: deps
+bench-programs: bench-deps
 	$(SWIFT) build -c release
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-floor Benchmarks/floor/floor.c $$(pkg-config --cflags --libs dbus-1)
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-sdbus-peer Benchmarks/peers/sdbus-peer.c \
+	    $$(pkg-config --cflags --libs libsystemd)
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-gdbus-peer Benchmarks/peers/gdbus-peer.c \
+	    $$(pkg-config --cflags --libs gio-2.0)
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapcore-bench-c Benchmarks/core/index-at.c -lm
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-a11y-listener Benchmarks/listener/listener.c \
 	    $$(pkg-config --cflags --libs atspi-2) -lgobject-2.0 -lglib-2.0
 
@@ -70,6 +78,9 @@ install: build
 	    > $(PREFIX)/share/systemd/user/snapsized.service
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
 	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps DEPS="$(DEPS) $(BENCH_DEPS)"
 
 # Installs only what is missing, so a machine that has everything is never touched.
 deps:

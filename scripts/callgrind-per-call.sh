@@ -6,6 +6,9 @@
 #   scripts/callgrind-per-call.sh daemon        snapsized --no-accessibility
 #   scripts/callgrind-per-call.sh daemon-a11y   snapsized with its slider, a libatspi listener attached
 #   scripts/callgrind-per-call.sh floor         Benchmarks/floor/floor.c
+#   scripts/callgrind-per-call.sh sdbus         Benchmarks/peers/sdbus-peer.c (sd_event_loop)
+#   scripts/callgrind-per-call.sh gdbus         Benchmarks/peers/gdbus-peer.c (g_main_loop_run: the main
+#                                               thread and GDBus's worker thread, which runs one too)
 #
 # Everything runs on private buses in a temp dir and is stopped by PID. Only the serving loop is
 # counted (--toggle-collect), so start-up does not blur the figure. Keeps the callgrind file when
@@ -22,7 +25,9 @@ case "$mode" in
     daemon-a11y) program="$bin/snapsized --state-file $work/state"; loop='$s7DBusKit9EventLoopC3runyyF' ;;
     floor) program="$bin/snapsize-floor --name org.snapsize.SizeSelector1 --state $work/state"
            loop=dbus_connection_read_write_dispatch ;;
-    *) echo "usage: $0 daemon|daemon-a11y|floor" >&2; rm -rf "$work"; exit 64 ;;
+    sdbus) program="$bin/snapsize-sdbus-peer --name org.snapsize.SizeSelector1 --state $work/state"; loop=sd_event_loop ;;
+    gdbus) program="$bin/snapsize-gdbus-peer --name org.snapsize.SizeSelector1 --state $work/state"; loop=g_main_loop_run ;;
+    *) echo "usage: $0 daemon|daemon-a11y|floor|sdbus|gdbus" >&2; rm -rf "$work"; exit 64 ;;
 esac
 
 mkdir -m 700 "$work/run"

@@ -10,8 +10,6 @@ struct Benchmark {
     func run() throws -> String {
         let started = monotonicNow()
         let programs = try locatePrograms()
-        let stateFolder = try makeStateFolder()
-        defer { try? FileManager.default.removeItem(atPath: stateFolder) }
 
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
@@ -27,62 +25,66 @@ struct Benchmark {
                                + "member='NameOwnerChanged',arg0='\(kind.busName)'")
         }
 
-        var results: [RoundResult] = []
-        for number in 0..<options.rounds {
-            let round = Round(number: number, programs: programs, stateFolder: stateFolder,
-                              environment: bus.environment, accessibilityEnvironment: accessibility.environment,
-                              caller: caller, watcher: watcher, names: names, listener: listener,
-                              measureIdle: number == options.rounds - 1)
-            results.append(try round.run())
+        var tables: [(medium: Medium, rows: [Row], seconds: Double)] = []
+        for medium in options.media {
+            let mediumStarted = monotonicNow()
+            let stateFolder = try makeStateFolder(medium)
+            defer { try? FileManager.default.removeItem(atPath: stateFolder) }
+            var results: [RoundResult] = []
+            for number in 0..<medium.rounds {
+                let round = Round(number: number, programs: programs, stateFolder: stateFolder,
+                                  pipelinedPerBlock: medium.pipelinedPerBlock,
+                                  environment: bus.environment, accessibilityEnvironment: accessibility.environment,
+                                  caller: caller, watcher: watcher, names: names,
+                                  listener: medium.measuresProcess ? listener : nil,
+                                  measureIdle: medium.measuresProcess && number == medium.rounds - 1)
+                results.append(try round.run())
+            }
+            let core = medium.measuresProcess ? SnapCoreComparison(swift: programs.coreBench, c: programs.coreC) : nil
+            let rows = Summary(rounds: results, medium: medium.name, snapCore: core).rows
+            tables.append((medium, rows, monotonicNow() - mediumStarted))
         }
         _ = listener
-        let snapCore = snapCoreNanoseconds(programs.coreBench)
-        let summary = Summary(rounds: results, snapCoreNanoseconds: snapCore)
         let seconds = monotonicNow() - started
         if options.json {
-            return Report.json(summary.rows, context: [
-                ("rounds", .int(options.rounds)), ("stateDirectory", .string(options.stateDirectory)),
-                ("seconds", .double((seconds * 10).rounded() / 10)),
-            ])
+            return Report.json(tables.map { table in
+                (table.medium.name, [("rounds", JSON.int(table.medium.rounds)),
+                                     ("stateDirectory", .string(table.medium.folder)),
+                                     ("seconds", .double((table.seconds * 10).rounded() / 10))], table.rows)
+            }, context: [("seconds", .double((seconds * 10).rounded() / 10))])
         }
-        return Report.table(summary.rows, header:
-            "snapsize-bench: \(options.rounds) rounds of fresh processes, medians over rounds; state files in "
-            + "\(options.stateDirectory); \(format(seconds, 1)) s")
+        return tables.map { table in
+            Report.table(table.rows, header:
+                "snapsize-bench, state on \(table.medium.name): \(table.medium.rounds) rounds of fresh processes, "
+                + "medians over rounds; state files in \(table.medium.folder); \(format(table.seconds, 1)) s")
+        }.joined(separator: "\n")
     }
 
     private func locatePrograms() throws -> Programs {
         let folder = options.programsDirectory ?? productsDirectory
         let programs = Programs(daemon: folder + "/snapsized", floor: folder + "/snapsize-floor",
-                                listener: folder + "/snapsize-a11y-listener", coreBench: folder + "/snapcore-bench")
-        for path in [programs.daemon, programs.floor, programs.listener, programs.coreBench]
+                                sdbusPeer: folder + "/snapsize-sdbus-peer", gdbusPeer: folder + "/snapsize-gdbus-peer",
+                                listener: folder + "/snapsize-a11y-listener", coreBench: folder + "/snapcore-bench",
+                                coreC: folder + "/snapcore-bench-c")
+        for path in [programs.daemon, programs.floor, programs.sdbusPeer, programs.gdbusPeer, programs.listener,
+                     programs.coreBench, programs.coreC]
         where !FileManager.default.isExecutableFile(atPath: path) {
             throw BenchError("\(path) is missing; `make bench` builds it")
         }
         return programs
     }
 
-    /// A fresh folder for this run's state files, with one subfolder per server and round.
-    private func makeStateFolder() throws -> String {
-        var template = Array("\(options.stateDirectory)/snapsize-bench-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw BenchError("cannot create a folder in \(options.stateDirectory)") }
+    /// A fresh folder for this medium's state files, with one subfolder per server and round.
+    private func makeStateFolder(_ medium: Medium) throws -> String {
+        var template = Array("\(medium.folder)/snapsize-bench-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("cannot create a folder in \(medium.folder)") }
         let folder = String(cString: made)
-        for number in 0..<options.rounds {
+        for number in 0..<medium.rounds {
             for name in ServerKind.allCases.map(\.rawValue) + ["daemon-a11y"] {
                 try FileManager.default.createDirectory(atPath: "\(folder)/round\(number)-\(name)",
                                                         withIntermediateDirectories: true)
             }
         }
         return folder
-    }
-
-    /// ns per `index(at:)` from the SnapCore micro-benchmark, run after every server has stopped.
-    private func snapCoreNanoseconds(_ program: String) -> Double? {
-        guard let output = try? TestSupport.run(program, [], environment: ProcessInfo.processInfo.environment,
-                                                timeout: 60), output.status == 0 else { return nil }
-        for line in output.stdout.split(separator: "\n") where line.hasPrefix("index(at:) ordinal") {
-            let words = line.split(separator: " ")
-            if let unit = words.firstIndex(of: "ns/op"), unit > 0 { return Double(words[unit - 1]) }
-        }
-        return nil
     }
 }

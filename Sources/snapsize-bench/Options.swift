@@ -1,22 +1,52 @@
 import Glibc
 
-/// `snapsize-bench [--json] [--rounds N] [--state-dir PATH] [--programs DIR]`
+/// Where the servers keep their state files in one table of the run.
+struct Medium {
+    /// "tmpfs" or "disk".
+    let name: String
+    let folder: String
+    let rounds: Int
+    /// Calls per server per pipelined block: on disk every peer call costs about a millisecond of
+    /// fsync, so the disk table does fewer, in fewer rounds, to keep the run within a few minutes.
+    let pipelinedPerBlock: Int
+    /// The accessibility rows, idle wake-ups and the SnapCore row are about the process, not the
+    /// medium: measured once, with the tmpfs table.
+    let measuresProcess: Bool
+}
+
+/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]`
 struct Options {
     var json = false
-    /// Each round starts fresh processes; figures are medians over rounds. 15, because with 7 the
-    /// round-trip ratio of one run scattered from 1.03x to 1.14x around the 1.04x that 21 rounds give.
-    var rounds = 15
-    /// Where the servers' state files go; tmpfs by default, so fsync costs what it costs in memory.
-    var stateDirectory = "/dev/shm"
+    /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with 7
+    /// the round-trip ratio of one run scattered from 1.03x to 1.14x around the 1.04x that 21 rounds
+    /// give; 9 on disk, where a round takes several times as long. `--rounds` sets both.
+    var rounds: Int?
+    var tmpfs = true, disk = true
+    /// The disk folder: /var/tmp (a disk, like ~/.local/state, and unlike /tmp on some systems).
+    var stateDirectory = "/var/tmp"
     /// Where snapsized, snapcore-bench and the C helpers are (default: next to this program).
     var programsDirectory: String?
 
+    var media: [Medium] {
+        var media: [Medium] = []
+        if tmpfs {
+            media.append(Medium(name: "tmpfs", folder: "/dev/shm", rounds: rounds ?? 15, pipelinedPerBlock: 1000,
+                                measuresProcess: true))
+        }
+        if disk {
+            media.append(Medium(name: "disk", folder: stateDirectory, rounds: rounds ?? 9, pipelinedPerBlock: 250,
+                                measuresProcess: !tmpfs))
+        }
+        return media
+    }
+
     static let usage = """
-        usage: snapsize-bench [--json] [--rounds N] [--state-dir PATH] [--programs DIR]
-          --json            one JSON object instead of the table
-          --rounds N        rounds with fresh processes (default 15); figures are medians over rounds
-          --state-dir PATH  folder for the servers' state files (default /dev/shm; give a disk path to include the disk)
-          --programs DIR    where snapsized, snapcore-bench, snapsize-floor and snapsize-a11y-listener are
+        usage: snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]
+          --json            one JSON object instead of the tables
+          --rounds N        rounds with fresh processes (default 15 on tmpfs, 9 on disk); figures are medians over rounds
+          --media M         both (default): a table with the state files on tmpfs (/dev/shm), then one on disk
+          --state-dir PATH  the disk folder for the servers' state files (default /var/tmp)
+          --programs DIR    where snapsized, snapcore-bench and the C programs of Benchmarks/ are
                             (default: this program's folder)
 
         """
@@ -32,6 +62,13 @@ struct Options {
                     throw BenchError("--rounds needs a whole number from 1 to 50")
                 }
                 options.rounds = rounds
+            case "--media":
+                switch rest.popFirst() {
+                case "both": (options.tmpfs, options.disk) = (true, true)
+                case "tmpfs": (options.tmpfs, options.disk) = (true, false)
+                case "disk": (options.tmpfs, options.disk) = (false, true)
+                default: throw BenchError("--media needs both, tmpfs or disk")
+                }
             case "--state-dir":
                 guard let value = rest.popFirst(), value.hasPrefix("/") else { throw BenchError("--state-dir needs an absolute path") }
                 options.stateDirectory = value

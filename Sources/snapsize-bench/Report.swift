@@ -1,41 +1,47 @@
 import SnapCLI
 
-/// One line of the table: the daemon's figure, the floor's, their ratio, and the target.
+/// One line of a table: every server's figure, snapsized's ratio to each peer, and the targets.
 struct Row {
-    enum Target {
-        /// daemon / floor must stay at or below this.
-        case ratioAtMost(Double)
-        /// daemon / floor must stay at or above this.
-        case ratioAtLeast(Double)
-        /// the daemon's own figure must stay at or below this.
-        case valueAtMost(Double)
-        /// reported for information.
-        case none
+    struct Target {
+        enum Measure {
+            /// snapsized / that server's figure.
+            case ratioTo(ServerKind)
+            /// snapsized's own figure.
+            case value
+        }
+        let measure: Measure
+        let atMost: Bool
+        let limit: Double
+
+        static func ratio(to kind: ServerKind, atMost limit: Double) -> Target { Target(measure: .ratioTo(kind), atMost: true, limit: limit) }
+        static func ratio(to kind: ServerKind, atLeast limit: Double) -> Target { Target(measure: .ratioTo(kind), atMost: false, limit: limit) }
+        static func value(atMost limit: Double) -> Target { Target(measure: .value, atMost: true, limit: limit) }
     }
 
     let name: String
     let unit: String
-    let daemon: Double
-    let floor: Double?
-    let bare: Double?
-    let ratio: Double?
-    let target: Target
+    /// Median over rounds per server; absent when that server has no such figure.
+    let values: [ServerKind: Double]
+    /// snapsized / server, the median over rounds of each round's ratio (floor, sd-bus, GDBus).
+    let ratios: [ServerKind: Double]
+    let targets: [Target]
 
-    var met: Bool? {
-        switch target {
-        case .ratioAtMost(let limit): ratio.map { $0 <= limit }
-        case .ratioAtLeast(let limit): ratio.map { $0 >= limit }
-        case .valueAtMost(let limit): daemon <= limit
-        case .none: nil
+    /// Whether each target is met (nil when its figure is missing).
+    func met(_ target: Target) -> Bool? {
+        let figure: Double?
+        switch target.measure {
+        case .ratioTo(let kind): figure = ratios[kind]
+        case .value: figure = values[.daemon]
         }
+        guard let figure else { return nil }
+        return target.atMost ? figure <= target.limit : figure >= target.limit
     }
 
-    var targetText: String {
-        switch target {
-        case .ratioAtMost(let limit): "<= \(format(limit, 2))x"
-        case .ratioAtLeast(let limit): ">= \(format(limit, 2))x"
-        case .valueAtMost(let limit): limit == 0 ? "0" : "<= \(format(limit, 0)) \(unit)"
-        case .none: ""
+    func text(_ target: Target) -> String {
+        let comparison = target.atMost ? "<=" : ">="
+        switch target.measure {
+        case .ratioTo(let kind): return "\(comparison) \(format(target.limit, 2))x \(kind.title)"
+        case .value: return target.limit == 0 ? "0" : "\(comparison) \(format(target.limit, 0)) \(unit)"
         }
     }
 }
@@ -64,21 +70,31 @@ func figure(_ value: Double?) -> String {
 }
 
 enum Report {
+    /// The servers with a ratio column, in table order.
+    static let peers: [ServerKind] = [.floor, .sdbus, .gdbus]
+
     static func table(_ rows: [Row], header: String) -> String {
-        let titles = ["", "snapsized", "floor", "ratio", "target", "", "bare floor"]
+        var titles = ["", ServerKind.daemon.title]
+        for peer in peers { titles += [peer.title, "ratio"] }
+        titles += [ServerKind.bare.title, "targets"]
         let cells = rows.map { row in
-            [row.name + " (" + row.unit + ")", figure(row.daemon), figure(row.floor),
-             row.ratio.map { format($0, 2) + "x" } ?? "-", row.targetText,
-             row.met.map { $0 ? "met" : "MISSED" } ?? "", figure(row.bare)]
+            var line = [row.name + " (" + row.unit + ")", figure(row.values[.daemon])]
+            for peer in peers { line += [figure(row.values[peer]), row.ratios[peer].map { format($0, 2) + "x" } ?? "-"] }
+            line.append(figure(row.values[.bare]))
+            line.append(row.targets.map { target in
+                row.text(target) + " " + (row.met(target).map { $0 ? "met" : "MISSED" } ?? "?")
+            }.joined(separator: ", "))
+            return line
         }
         let all = [titles] + cells
         let widths = titles.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let last = titles.count - 1
         var text = header + "\n"
         for (index, line) in all.enumerated() {
             let padded = line.indices.map { column in
                 let cell = line[column]
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 || column == 5 ? cell + pad : pad + cell
+                return column == 0 || column == last ? cell + pad : pad + cell
             }
             text += padded.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
             if index == 0 {
@@ -88,20 +104,27 @@ enum Report {
         return text
     }
 
-    /// The same figures as one JSON object (the CLI's ordered writer, so keys keep their order).
-    static func json(_ rows: [Row], context: [(String, JSON)]) -> String {
+    /// The same figures as one JSON object (the CLI's ordered writer, so keys keep their order):
+    /// one entry per medium with its context and rows.
+    static func json(_ tables: [(String, [(String, JSON)], [Row])], context: [(String, JSON)]) -> String {
         func number(_ value: Double?) -> JSON {
             guard let value, value.isFinite else { return .null }
             return .double((value * 10_000).rounded() / 10_000)
         }
-        let entries = rows.map { row in
-            JSON.object([
-                ("name", .string(row.name)), ("unit", .string(row.unit)), ("daemon", number(row.daemon)),
-                ("floor", number(row.floor)), ("ratio", number(row.ratio)), ("target", .string(row.targetText)),
-                ("met", row.met.map(JSON.bool) ?? .null), ("bareFloor", number(row.bare)),
-            ])
+        let media = tables.map { name, tableContext, rows in
+            let entries = rows.map { row in
+                JSON.object([
+                    ("name", .string(row.name)), ("unit", .string(row.unit)),
+                    ("values", .object(ServerKind.allCases.map { ($0.rawValue, number(row.values[$0])) })),
+                    ("ratios", .object(peers.map { ($0.rawValue, number(row.ratios[$0])) })),
+                    ("targets", .array(row.targets.map { target in
+                        .object([("target", .string(row.text(target))), ("met", row.met(target).map(JSON.bool) ?? .null)])
+                    })),
+                ])
+            }
+            return (name, JSON.object(tableContext + [("rows", .array(entries))]))
         }
-        return JSON.object(context + [("rows", .array(entries))]).text + "\n"
+        return JSON.object(context + media).text + "\n"
     }
 }
 

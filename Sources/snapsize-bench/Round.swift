@@ -20,7 +20,7 @@ struct RoundResult {
 /// How much each phase does per server per round (small blocks, alternating servers).
 enum Workload {
     static let roundTripBlocks = 40, roundTripPerBlock = 10
-    static let pipelinedBlocks = 4, pipelinedPerBlock = 1000, window = 32
+    static let pipelinedBlocks = 4, window = 32 // calls per block: Medium.pipelinedPerBlock
     static let signalBlocks = 30, signalPerBlock = 10
     static let accessibleBlocks = 40, accessiblePerBlock = 10
     static let idleSeconds = 5.0
@@ -31,6 +31,7 @@ struct Round {
     let number: Int
     let programs: Programs
     let stateFolder: String
+    let pipelinedPerBlock: Int
     let environment: [String: String]
     let accessibilityEnvironment: [String: String]
     let caller: BusClient
@@ -41,9 +42,9 @@ struct Round {
 
     func run() throws -> RoundResult {
         var result = RoundResult()
-        // Start-up order alternates between rounds.
-        var kinds = ServerKind.allCases
-        if number % 2 == 1 { kinds.reverse() }
+        // Start-up order rotates between rounds.
+        let all = ServerKind.allCases, shift = number % all.count
+        let kinds = Array(all[shift...] + all[..<shift])
         var servers: [RunningServer] = []
         defer { for server in servers { server.stop() } }
         for kind in kinds {
@@ -58,7 +59,7 @@ struct Round {
         result.roundTrips = try phases.roundTrips(servers, blocks: Workload.roundTripBlocks,
                                                   perBlock: Workload.roundTripPerBlock)
         result.callsPerSecond = try phases.pipelined(servers, blocks: Workload.pipelinedBlocks,
-                                                     perBlock: Workload.pipelinedPerBlock, window: Workload.window)
+                                                     perBlock: pipelinedPerBlock, window: Workload.window)
         let signals = "type='signal',path='\(Contract.path)'"
         try watcher.addMatch(signals)
         result.toSignal = try phases.callToSignal(servers, blocks: Workload.signalBlocks, perBlock: Workload.signalPerBlock)

@@ -7,6 +7,10 @@ enum ServerKind: String, CaseIterable {
     case daemon
     /// Benchmarks/floor/floor.c: the least work the contract requires.
     case floor
+    /// Benchmarks/peers/sdbus-peer.c: the daemon as systemd would write it (sd-bus, sd_event).
+    case sdbus
+    /// Benchmarks/peers/gdbus-peer.c: the daemon as GNOME would write it (GDBus, GMainLoop).
+    case gdbus
     /// The floor without persistence and with only Committed, for information.
     case bare
 
@@ -14,7 +18,20 @@ enum ServerKind: String, CaseIterable {
         switch self {
         case .daemon: "org.snapsize.SizeSelector1"
         case .floor: "org.snapsize.bench.Floor"
+        case .sdbus: "org.snapsize.bench.SdBus"
+        case .gdbus: "org.snapsize.bench.GDBus"
         case .bare: "org.snapsize.bench.BareFloor"
+        }
+    }
+
+    /// The column title.
+    var title: String {
+        switch self {
+        case .daemon: "snapsized"
+        case .floor: "floor"
+        case .sdbus: "sd-bus"
+        case .gdbus: "GDBus"
+        case .bare: "bare floor"
         }
     }
 }
@@ -23,8 +40,12 @@ enum ServerKind: String, CaseIterable {
 struct Programs {
     let daemon: String
     let floor: String
+    let sdbusPeer: String
+    let gdbusPeer: String
     let listener: String
     let coreBench: String
+    /// Benchmarks/core/index-at.c: SnapCore's index(at:) written in C, compiled -O2.
+    let coreC: String
 }
 
 /// One running server: the process (started with a clean signal mask by TestSupport's posix_spawn
@@ -52,6 +73,9 @@ final class RunningServer {
             executable = programs.floor
             arguments = ["--name", kind.busName, "--state", stateFile]
             if kind == .bare { arguments.append("--bare") }
+        case .sdbus, .gdbus:
+            executable = kind == .sdbus ? programs.sdbusPeer : programs.gdbusPeer
+            arguments = ["--name", kind.busName, "--state", stateFile]
         }
         names.drain()
         let started = monotonicNow()
