@@ -28,35 +28,40 @@ let package = Package(
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"]),
 
+        // org.snapsize.SizeSelector1 as both sides see it: names, error names, methods, properties (signature,
+        // encoding, decoding) and reply shapes. Nothing else spells the contract.
+        .target(name: "SizeSelectorContract", dependencies: ["DBusKit"]),
+
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
-        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "AtSpi"]),
+        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
         // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned).
         .executableTarget(name: "snapsized", dependencies: ["SnapService"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
-        // The command-line front end (argument parsing, commands, output).
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings", "DBusKit"]),
+        // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
+        // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi"]),
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
         // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (README, Performance).
-        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SnapCLI", "TestSupport"]),
+        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
-        .target(name: "TestSupport", dependencies: ["DBusKit"]),
+        .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract"]),
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "TestSupport"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
-        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "TestSupport"]),
+        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
         .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.
-        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "SnapCore", "TestSupport", "CAtspi"],
+        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "SnapCore", "SizeSelectorContract", "TestSupport", "CAtspi"],
                     exclude: ["Scripts", "Orca"]),
     ],
     swiftLanguageModes: [.v6]

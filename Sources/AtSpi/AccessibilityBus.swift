@@ -12,7 +12,10 @@ import Glibc
 /// `org.a11y.Bus` alone (so no other client wakes us) triggers the next attempt.
 /// Every step is asynchronous except the local connect + Hello: the loop is never blocked on a peer.
 public final class AccessibilityBus {
+    /// at-spi-bus-launcher's name on the session bus, which is also its interface's name.
     public static let launcherName = "org.a11y.Bus"
+    /// Its object, whose GetAddress tells the accessibility bus's address.
+    public static let launcherPath = ObjectPath(rawValue: "/org/a11y/bus")!
 
     let session: Connection
     let loop: EventLoop
@@ -56,8 +59,8 @@ public final class AccessibilityBus {
         }
         asking = true
         do {
-            try session.callAsync(destination: Self.launcherName, path: ObjectPath(rawValue: "/org/a11y/bus")!,
-                                  interface: "org.a11y.Bus", member: "GetAddress", timeoutMilliseconds: 10_000) {
+            try session.callAsync(destination: Self.launcherName, path: Self.launcherPath,
+                                  interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000) {
                 [weak self] reply in
                 guard let self else { return }
                 self.asking = false

@@ -51,8 +51,8 @@ protocol AccessibleNode: AnyObject {
 }
 
 /// org.a11y.atspi.Accessible (at-spi2-core 2.46 xml/Accessible.xml) as a table over a node.
-enum AccessibleInterface {
-    static let name = "org.a11y.atspi.Accessible"
+public enum AccessibleInterface {
+    public static let name = "org.a11y.atspi.Accessible"
 
     static func table(for node: AccessibleNode) -> InterfaceTable {
         let ref = "(so)"

@@ -11,8 +11,6 @@ import DBusKit
 public final class Registration {
     let connection: Connection
     let app: AccessibleApplication
-    /// Embeds sent so far (for logs and tests).
-    public private(set) var embedCount = 0
     /// The registry's current owner as last announced by the bus; nil while it has none.
     private var registryOwner: String?
     /// The registry instance that answered our last Embed.
@@ -34,7 +32,6 @@ public final class Registration {
 
     private func embed() {
         inFlight = true
-        embedCount += 1
         do {
             try connection.callAsync(destination: AtspiPaths.registryName, path: AtspiPaths.root,
                                      interface: "org.a11y.atspi.Socket", member: "Embed",

@@ -120,14 +120,6 @@ public final class AccessibleApplication {
         Events.valueChanged(on: connection, path: AtspiPaths.slider, value: source.indexValue)
     }
 
-    /// Name or description changed (keeps the caches of screen readers fresh).
-    public func labelChanged() {
-        Events.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-name",
-                              value: .string(source.label))
-        Events.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-description",
-                              value: .string(source.choicesDescription))
-    }
-
     /// A polite `object:announcement` (Orca 45+) from the slider.
     public func announce(_ text: String) {
         Events.announcement(on: connection, path: AtspiPaths.slider, text: text)

@@ -2,8 +2,8 @@ import DBusKit
 
 /// org.a11y.atspi.Value over the slider's source. The value is the shown INDEX (a deliberate
 /// design choice: sizes need not be evenly spaced, indices are), so MinimumIncrement is 1.
-enum ValueInterface {
-    static let name = "org.a11y.atspi.Value"
+public enum ValueInterface {
+    public static let name = "org.a11y.atspi.Value"
 
     static func table(for source: SliderSource) -> InterfaceTable {
         InterfaceTable(name, properties: [

@@ -12,11 +12,12 @@ extension Connection {
     /// the process. Only signals the bus itself sent are believed.
     @discardableResult
     public func watchNameOwner(_ name: String, changed: @escaping (_ newOwner: String?) -> Void) -> NameWatch {
-        let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+        let bus = BusName.bus.rawValue
+        let rule = "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
             + "member='NameOwnerChanged',arg0='\(name)'"
         addMatch(rule)
-        let subscription = onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { signal in
-            guard signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
+        let subscription = onSignal(interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged") { signal in
+            guard signal.sender == bus, signal.arguments.count == 3,
                   signal.arguments[0].asString == name, let owner = signal.arguments[2].asString else { return }
             changed(owner.isEmpty ? nil : owner)
         }

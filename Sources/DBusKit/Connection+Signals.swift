@@ -63,6 +63,43 @@ extension Connection {
         send(message)
     }
 
+    /// Emits PropertiesChanged for the properties `names` of `interface` at `path`, each read through
+    /// its getter in the exported table, as sd-bus's `sd_bus_emit_properties_changed` does: the
+    /// getter is the only encoder, so what Get answers and what the signal announces cannot differ.
+    ///
+    /// A property annotated `invalidates` is listed as invalidated, without its value. Naming a
+    /// property that is not exported there, or one that never emits (`false`, `const`), is a
+    /// program bug and throws; so does a getter that returns the wrong type.
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [String]) throws(MethodError) {
+        guard !names.isEmpty else { return }
+        guard let table = exports.tables(for: path)?.first(where: { $0.name == interface.rawValue }) else {
+            throw MethodError(.unknownInterface, "No interface '\(interface.rawValue)' is exported at \(path.rawValue)")
+        }
+        var changed: [(String, DBusValue)] = []
+        changed.reserveCapacity(names.count)
+        var invalidated: [String] = []
+        for name in names {
+            guard let property = table.property(named: name) else {
+                throw MethodError(.unknownProperty, "No such property '\(name)' on interface '\(interface.rawValue)'")
+            }
+            switch property.emitsChange {
+            case .true:
+                let value = property.get()
+                guard value.signature == property.signature else {
+                    throw MethodError(.failed, "The getter of \(interface.rawValue).\(name) returned \"\(value.signature)\" "
+                                        + "but declares \"\(property.signature)\"")
+                }
+                changed.append((name, value))
+            case .invalidates:
+                invalidated.append(name)
+            case .false, .const:
+                throw MethodError(.invalidArgs, "Property '\(name)' of '\(interface.rawValue)' does not announce changes "
+                                    + "(EmitsChangedSignal=\(property.emitsChange.rawValue))")
+            }
+        }
+        try emitPropertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated)
+    }
+
     /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.
     ///
     /// Asynchronous: no round trip, so a malformed rule is only reported by the bus, not thrown.

@@ -6,7 +6,7 @@
 /// `MethodError`, never a libdbus assertion.
 ///
 /// Only the two cases that hold a value directly are `indirect`: a wholly indirect enum boxes every
-/// value on the heap, even a `uint32`, which cost an allocation per value written (make bench).
+/// value on the heap, even a `uint32`: an allocation per value written.
 public enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case boolean(Bool)

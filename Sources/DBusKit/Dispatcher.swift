@@ -49,7 +49,7 @@ extension Connection {
             throw MethodError(.unknownObject, "No such object path '\(path.rawValue)'")
         }
         // The object's own tables come first; Properties and Introspectable are generated only when
-        // none of them answers, so an ordinary call allocates no tables (make bench, callgrind).
+        // none of them answers, so an ordinary call allocates no tables.
         let table: InterfaceTable
         if let interface {
             guard let found = tables.first(where: { $0.name == interface })

@@ -12,8 +12,6 @@ public struct Argument: Sendable, Equatable {
         self.name = name
         self.signature = signature
     }
-
-    public init(name: String, signature: String) { self.init(name, signature) }
 }
 
 /// An incoming method call as a handler sees it.

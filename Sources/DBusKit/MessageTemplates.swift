@@ -6,12 +6,10 @@ import Glibc
 /// Messages built once and copied for every send.
 ///
 /// Writing a body with libdbus costs far more than its size suggests: each top-level argument
-/// rewrites the header's SIGNATURE field. Building an AT-SPI PropertyChange event (`siiva{sv}`)
-/// takes 7.8 µs in C here, and `dbus_message_copy` of a built one 0.08 µs. In snapsized
-/// (callgrind, with the send): the event went from 119,000 instructions to 10,000, a
-/// PropertiesChanged from 89,000 to 10,000 and a `(uib)` reply from 52,000 to 16,000. A
-/// selector sends the same few messages over and over (one per size), so each distinct message
-/// is built once (make bench: call -> accessible-value event, server CPU per call).
+/// rewrites the header's SIGNATURE field, while `dbus_message_copy` of a built message is a
+/// fraction of that. A selector sends the same few messages over and over (one per size), so each
+/// distinct message is built once and copied for every send (the figures are in the README,
+/// Performance).
 ///
 /// A copy is a new, unsent message: libdbus gives it its own serial when it is sent.
 /// Bounded: once `capacity` templates exist, the next new one starts the set afresh.
@@ -78,7 +76,7 @@ struct MessageTemplates {
             for value in body { append(value) }
         }
 
-        /// Byte by byte: `append(contentsOf:)` cost ten times as much for four or eight bytes.
+        /// Byte by byte: for four or eight bytes this is far cheaper than `append(contentsOf:)`.
         private mutating func append<T: FixedWidthInteger>(_ number: T) {
             var rest = number
             for _ in 0..<MemoryLayout<T>.size {

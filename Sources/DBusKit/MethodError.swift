@@ -11,10 +11,6 @@ public struct MethodError: Error, Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public init(name: ErrorName, message: String) {
-        self.init(name, message)
-    }
-
     /// Maps any Swift error to a wire error: `DBusErrorConvertible` errors keep their own name,
     /// everything else becomes `org.freedesktop.DBus.Error.Failed` with its description.
     public init(converting error: any Error) {

@@ -48,6 +48,8 @@ public struct BusName: RawRepresentable, Hashable, Sendable, CustomStringConvert
         self.rawValue = rawValue
     }
 
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
+
     public var description: String { rawValue }
 }
 
@@ -115,12 +117,24 @@ public struct ErrorName: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let disconnected = ErrorName(unchecked: DBUS_ERROR_DISCONNECTED)
     /// An address could not be parsed or is missing.
     public static let badAddress = ErrorName(unchecked: DBUS_ERROR_BAD_ADDRESS)
+    /// The socket an address names does not exist (no bus there).
+    public static let fileNotFound = ErrorName(unchecked: DBUS_ERROR_FILE_NOT_FOUND)
+    /// Nothing listens at the address.
+    public static let noServer = ErrorName(unchecked: DBUS_ERROR_NO_SERVER)
+    /// The network the address needs is unreachable.
+    public static let noNetwork = ErrorName(unchecked: DBUS_ERROR_NO_NETWORK)
+    /// The bus refused to authenticate this process.
+    public static let authFailed = ErrorName(unchecked: DBUS_ERROR_AUTH_FAILED)
+
+    /// The `org.freedesktop.DBus.Error.Spawn.*` family: the bus tried to start (activate) the
+    /// service and that failed (ChildExited, ExecFailed, ServiceNotFound, ...).
+    public var isActivationFailure: Bool { rawValue.hasPrefix("org.freedesktop.DBus.Error.Spawn.") }
 }
 
 /// libdbus takes C strings; a Swift string with an embedded NUL would silently be cut short there.
 func isValidCString(_ s: String) -> Bool {
-    // memchr on the contiguous UTF-8 of a native string; the generic `contains` walked it byte by
-    // byte and showed up in every message sent (make bench, callgrind).
+    // memchr on the contiguous UTF-8 of a native string: the generic `contains` walks it byte by
+    // byte, and this runs for every string of every message sent.
     s.utf8.withContiguousStorageIfAvailable { bytes in
         bytes.isEmpty || memchr(bytes.baseAddress!, 0, bytes.count) == nil
     } ?? !s.utf8.contains(0)

@@ -48,8 +48,7 @@ enum StandardInterfaces {
 extension InterfaceTable {
     /// A complete introspection document (DOCTYPE, `<node>`) for an object with `tables`.
     ///
-    /// Needs no bus, so a daemon can print its interface (`--print-introspection`) and tests can
-    /// diff it against a checked-in XML file. `children` become `<node name=…/>` entries.
+    /// Needs no bus, so tests can diff it against a checked-in XML file. `children` become `<node name=…/>` entries.
     public static func introspectionDocument(tables: [InterfaceTable], children: [String] = [],
                                              includeStandardInterfaces: Bool = true) -> String {
         var xml = StandardInterfaces.doctype + "<node>\n"

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 import SnapCore
 #if canImport(Glibc)
 import Glibc

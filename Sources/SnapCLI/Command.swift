@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// One `snapsizectl` subcommand, shaped like swift-argument-parser's `ParsableCommand`: its
 /// arguments are data, `init` validates them before anything runs, and `run` does the work.

@@ -1,4 +1,6 @@
+import AtSpi
 import DBusKit
+import SizeSelectorContract
 
 /// `snapsizectl doctor`: checks, in order, what a screen reader needs, and says which step fails.
 struct DoctorCommand: Command {
@@ -102,10 +104,6 @@ final class DoctorProbe {
     var accessibility: Connection?
     var app: (bus: String, path: ObjectPath)?
 
-    static let busPath = ObjectPath(rawValue: "/org/freedesktop/DBus")!
-    static let rootPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
-    static let registryName = "org.a11y.atspi.Registry"
-    static let sliderRole: UInt32 = 51
 
     init(environment: [String: String], timeout: Int32) {
         self.environment = environment
@@ -134,22 +132,16 @@ final class DoctorProbe {
         return "\(found.address) (from \(found.origin))"
     }
 
-    private func busCall(_ connection: Connection, _ member: String, _ arguments: [DBusValue] = []) throws(MethodError) -> [DBusValue] {
-        try connection.call(destination: "org.freedesktop.DBus", path: Self.busPath, interface: "org.freedesktop.DBus",
-                            member: member, arguments: arguments, timeoutMilliseconds: timeout)
-    }
-
     /// Owned, or activatable and started by a Ping (activation is what any client call would do).
     private func ensureRunning(_ name: String, on connection: Connection) throws(MethodError) -> String {
-        if try busCall(connection, "NameHasOwner", [.string(name)]).first?.asBool == true {
-            let owner = (try? busCall(connection, "GetNameOwner", [.string(name)]).first?.asString) ?? nil
+        if try connection.nameHasOwner(name, timeoutMilliseconds: timeout) {
+            let owner = try? connection.nameOwner(name, timeoutMilliseconds: timeout)
             return "running" + (owner.map { " as \($0)" } ?? "")
         }
-        let activatable = try busCall(connection, "ListActivatableNames").first?.asStringArray ?? []
-        guard activatable.contains(name) else {
+        guard try connection.activatableNames(timeoutMilliseconds: timeout).contains(name) else {
             throw MethodError(.serviceUnknown, "\(name) has no owner and is not activatable")
         }
-        _ = try connection.call(destination: name, path: ObjectPath.root, interface: "org.freedesktop.DBus.Peer",
+        _ = try connection.call(destination: name, path: ObjectPath.root, interface: InterfaceName.peer.rawValue,
                                 member: "Ping", timeoutMilliseconds: timeout)
         return "started by D-Bus activation"
     }
@@ -158,7 +150,7 @@ final class DoctorProbe {
         guard let session else { throw StepFailure(detail: "no session bus", fix: "") }
         let status: String
         do {
-            status = try ensureRunning(SelectorBus.name, on: session)
+            status = try ensureRunning(SelectorBus.name.rawValue, on: session)
             let client = DBusSizeSelectorClient(connection: session, timeoutMilliseconds: timeout)
             state = try client.state()
         } catch {
@@ -178,8 +170,9 @@ final class DoctorProbe {
             source = "AT_SPI_BUS_ADDRESS"
         } else {
             do {
-                let reply = try session.call(destination: "org.a11y.Bus", path: ObjectPath(rawValue: "/org/a11y/bus")!,
-                                             interface: "org.a11y.Bus", member: "GetAddress", timeoutMilliseconds: timeout)
+                let reply = try session.call(destination: AccessibilityBus.launcherName, path: AccessibilityBus.launcherPath,
+                                             interface: AccessibilityBus.launcherName, member: "GetAddress",
+                                             timeoutMilliseconds: timeout)
                 guard let text = reply.first?.asString, !text.isEmpty else {
                     throw MethodError(.failed, "org.a11y.Bus.GetAddress returned no address")
                 }
@@ -205,7 +198,7 @@ final class DoctorProbe {
     func registry() throws(StepFailure) -> String {
         guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
         do {
-            return try ensureRunning(Self.registryName, on: accessibility)
+            return try ensureRunning(AtspiPaths.registryName, on: accessibility)
         } catch {
             throw StepFailure(detail: "\(error)",
                               fix: "start /usr/libexec/at-spi2-registryd (at-spi-bus-launcher normally starts it)")
@@ -214,7 +207,7 @@ final class DoctorProbe {
 
     private func get(_ connection: Connection, _ bus: String, _ path: ObjectPath, _ interface: String, _ property: String)
         throws(MethodError) -> DBusValue {
-        let reply = try connection.call(destination: bus, path: path, interface: "org.freedesktop.DBus.Properties",
+        let reply = try connection.call(destination: bus, path: path, interface: InterfaceName.properties.rawValue,
                                         member: "Get", arguments: [.string(interface), .string(property)],
                                         timeoutMilliseconds: timeout)
         guard let value = reply.first?.asVariant else {
@@ -224,7 +217,7 @@ final class DoctorProbe {
     }
 
     private func children(_ connection: Connection, _ bus: String, _ path: ObjectPath) throws(MethodError) -> [(String, ObjectPath)] {
-        let reply = try connection.call(destination: bus, path: path, interface: "org.a11y.atspi.Accessible",
+        let reply = try connection.call(destination: bus, path: path, interface: AccessibleInterface.name,
                                         member: "GetChildren", timeoutMilliseconds: timeout)
         guard let list = reply.first?.asArray else { throw MethodError(.failed, "unexpected reply to GetChildren") }
         return list.compactMap { element in
@@ -238,14 +231,14 @@ final class DoctorProbe {
         guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
         let applications: [(String, ObjectPath)]
         do {
-            applications = try children(accessibility, Self.registryName, Self.rootPath)
+            applications = try children(accessibility, AtspiPaths.registryName, AtspiPaths.root)
         } catch {
             throw StepFailure(detail: "the registry's desktop cannot be listed (\(error))",
                               fix: "restart the registry (/usr/libexec/at-spi2-registryd)")
         }
         var names: [String] = []
         for (bus, path) in applications {
-            let name = (try? get(accessibility, bus, path, "org.a11y.atspi.Accessible", "Name"))?.asString ?? "?"
+            let name = (try? get(accessibility, bus, path, AccessibleInterface.name, "Name"))?.asString ?? "?"
             names.append(name)
             if name == "snapsize" {
                 app = (bus, path)
@@ -266,16 +259,16 @@ final class DoctorProbe {
             guard let (bus, path) = kids.first else {
                 throw StepFailure(detail: "the snapsize application has no children", fix: fix)
             }
-            let role = try accessibility.call(destination: bus, path: path, interface: "org.a11y.atspi.Accessible",
+            let role = try accessibility.call(destination: bus, path: path, interface: AccessibleInterface.name,
                                               member: "GetRole", timeoutMilliseconds: timeout).first?.asUInt32
-            guard role == Self.sliderRole else {
-                throw StepFailure(detail: "its child has role \(role.map(String.init) ?? "?"), not slider (\(Self.sliderRole))", fix: fix)
+            guard role == Role.slider.rawValue else {
+                throw StepFailure(detail: "its child has role \(role.map(String.init) ?? "?"), not slider (\(Role.slider.rawValue))", fix: fix)
             }
-            let name = try get(accessibility, bus, path, "org.a11y.atspi.Accessible", "Name").asString ?? ""
+            let name = try get(accessibility, bus, path, AccessibleInterface.name, "Name").asString ?? ""
             guard name == state.label else {
                 throw StepFailure(detail: "the slider is named '\(name)', not '\(state.label)'", fix: fix)
             }
-            let value = try get(accessibility, bus, path, "org.a11y.atspi.Value", "CurrentValue").asDouble
+            let value = try get(accessibility, bus, path, ValueInterface.name, "CurrentValue").asDouble
             // The daemon may have moved since `state` was read: compare with a fresh one.
             let shown = (try? DBusSizeSelectorClient(connection: session!, timeoutMilliseconds: timeout).state().shownIndex)
                 ?? state.shownIndex

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 import SnapSettings
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// `snapsizectl get`: the committed size.
 struct GetCommand: StateReportCommand {

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// `snapsizectl set SIZE` / `set +N` / `set -N` / `set --index N`: commits a size.
 struct SetCommand: Command {

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// `snapsizectl show`: a picture of the track.
 struct ShowCommand: StateReportCommand {

@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// What `get`, `status` and `show` share: read every property once (`GetAll`), then print it
 /// their own way. They take `--json` and `--timeout` and nothing else.

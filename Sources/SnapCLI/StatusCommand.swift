@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 
 /// `snapsizectl status`: every property of the selector, aligned.
 struct StatusCommand: StateReportCommand {

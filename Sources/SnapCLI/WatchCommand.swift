@@ -1,4 +1,5 @@
 import DBusKit
+import SizeSelectorContract
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import DBusKit
 import Glibc
+import SizeSelectorContract
 import SnapCore
 import SnapSettings
 
@@ -115,12 +116,12 @@ public enum Daemon {
                                         previewTimeout: settings.previewTimeout)
         do {
             try object.start()
-            guard try session.requestName(SizeSelectorObject.busName) else {
-                log("\(SizeSelectorObject.busName.rawValue) is already owned on this session bus: another snapsized is running")
+            guard try session.requestName(SelectorBus.name) else {
+                log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
                 return .unavailable
             }
         } catch {
-            log("cannot serve \(SizeSelectorObject.busName.rawValue): \(error.message)")
+            log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
             return .unavailable
         }
         // The accessible slider shares this loop and this model; an accessibility bus that is

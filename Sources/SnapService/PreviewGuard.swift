@@ -50,10 +50,8 @@ final class PreviewGuard {
         // The owner may have left before the match was in place; the bus answers in order, so
         // asking now closes that gap.
         do {
-            try connection.callAsync(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                     interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                     arguments: [.string(owner.id)], timeoutMilliseconds: 5000) { [unowned self] reply in
-                if case .success(let values) = reply, values.first?.asBool == false { self.vanished(owner) }
+            try connection.nameHasOwner(owner.id, timeoutMilliseconds: 5000) { [unowned self] reply in
+                if case .success(false) = reply { self.vanished(owner) }
             }
         } catch {
             log("could not ask whether \(owner.id) is still on the bus: \(error)")

@@ -1,14 +1,11 @@
 import DBusKit
+import SizeSelectorContract
 import SnapCore
 
 /// org.snapsize.SizeSelector1 at /org/snapsize/SizeSelector1: one table of methods, properties and
 /// signals (dbus/org.snapsize.SizeSelector1.xml is the truth; a test compares them), handlers that
 /// ask the model to change, and the announcements of what it reports changed.
 public final class SizeSelectorObject {
-    public static let busName = BusName(rawValue: "org.snapsize.SizeSelector1")!
-    public static let path = ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!
-    public static let interface = InterfaceName(rawValue: "org.snapsize.SizeSelector1")!
-
     let model: SelectionModel
     let connection: Connection
     /// Ends a preview whose owner left the bus or went silent.
@@ -26,50 +23,45 @@ public final class SizeSelectorObject {
     /// that no call can arrive before the object is there.
     public func start() throws(MethodError) {
         model.observe { [unowned self] change in self.announce(change) }
-        try connection.export(path: Self.path, interfaces: [table])
+        try connection.export(path: SelectorBus.path, interfaces: [table])
     }
 
     // MARK: The table
 
     public var table: InterfaceTable {
-        let step = [Argument("index", "u"), Argument("size", "i"), Argument("atLimit", "b")]
-        let selected = [Argument("index", "u"), Argument("size", "i")]
-        let snapper = model.snapper
-        return InterfaceTable(Self.interface.rawValue, methods: [
-            Method("Increment", outputs: step) { [unowned self] _ throws(MethodError) in try self.step(by: 1) },
-            Method("Decrement", outputs: step) { [unowned self] _ throws(MethodError) in try self.step(by: -1) },
-            Method("StepBy", inputs: [Argument("steps", "i")], outputs: step) { [unowned self] call throws(MethodError) in
-                try self.step(by: Int(try call.int32(0)))
-            },
-            Method("SetIndex", inputs: [Argument("index", "u")], outputs: selected) { [unowned self] call throws(MethodError) in
+        InterfaceTable(SelectorBus.interface.rawValue, methods: [
+            Method(.increment) { [unowned self] _ throws(MethodError) in try self.step(by: 1) },
+            Method(.decrement) { [unowned self] _ throws(MethodError) in try self.step(by: -1) },
+            Method(.stepBy) { [unowned self] call throws(MethodError) in try self.step(by: Int(try call.int32(0))) },
+            Method(.setIndex) { [unowned self] call throws(MethodError) in
                 let index = Int(try call.uint32(0))
                 try self.perform { selection throws(SnapError) in try selection.set(index: index) }
                 return self.committedReply
             },
-            Method("SetSize", inputs: [Argument("size", "i")], outputs: selected) { [unowned self] call throws(MethodError) in
+            Method(.setSize) { [unowned self] call throws(MethodError) in
                 let size = Int(try call.int32(0))
                 try self.perform { selection throws(SnapError) in try selection.set(size: size) }
                 return self.committedReply
             },
-            Method("Preview", inputs: [Argument("x", "d")], outputs: selected) { [unowned self] call throws(MethodError) in
+            Method(.preview) { [unowned self] call throws(MethodError) in
                 let x = try call.double(0), owner = PreviewOwner(call.sender)
                 try self.perform { selection throws(SnapError) in try selection.preview(x: x, by: owner) }
                 self.previewGuard.touched(by: owner)
-                return [.uint32(UInt32(self.model.shownIndex)), .int32(Int32(self.model.shownSize))]
+                return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
             },
-            Method("Commit", inputs: [Argument("x", "d")], outputs: selected) { [unowned self] call throws(MethodError) in
+            Method(.commit) { [unowned self] call throws(MethodError) in
                 let x = try call.double(0), owner = PreviewOwner(call.sender)
                 try self.perform { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
                 return self.committedReply
             },
-            Method("Cancel") { [unowned self] call throws(MethodError) in
+            Method(.cancel) { [unowned self] call throws(MethodError) in
                 let owner = PreviewOwner(call.sender)
                 try self.perform { selection throws(SnapError) in try selection.cancel(by: owner) }
                 return []
             },
-            Method("Focus") { [unowned self] _ throws(MethodError) in
+            Method(.focus) { [unowned self] _ throws(MethodError) in
                 guard let focus = self.focus else {
-                    throw MethodError(name: SizeSelectorError.noAccessibility, message:
+                    throw MethodError(.noAccessibility,
                         "The accessible slider is not on an accessibility bus (snapsized was started with "
                         + "--no-accessibility, or no accessibility bus is running: start at-spi-bus-launcher, "
                         + "or turn on assistive technologies in your desktop settings).")
@@ -77,29 +69,17 @@ public final class SizeSelectorObject {
                 focus()
                 return []
             },
-        ], properties: [
-            Property("Sizes", signature: "ai", emitsChange: .const) {
-                .array(elementSignature: "i", snapper.sizes.sizes.map { .int32(Int32($0)) })
-            },
-            Property("SelectedIndex", signature: "u") { [unowned self] in .uint32(UInt32(self.model.committedIndex)) },
-            Property("SelectedSize", signature: "i") { [unowned self] in .int32(Int32(self.model.committedSize)) },
-            Property("ShownIndex", signature: "u") { [unowned self] in .uint32(UInt32(self.model.shownIndex)) },
-            Property("ShownSize", signature: "i") { [unowned self] in .int32(Int32(self.model.shownSize)) },
-            Property("Previewing", signature: "b") { [unowned self] in .boolean(self.model.isPreviewing) },
-            Property("ValueText", signature: "s") { [unowned self] in .string(self.model.valueText) },
-            Property("Label", signature: "s", emitsChange: .const) { [unowned self] in .string(self.model.presentation.label) },
-            Property("TrackWidth", signature: "d", emitsChange: .const) { .double(snapper.track.width) },
-            Property("TrackInset", signature: "d", emitsChange: .const) { .double(snapper.track.inset) },
-            Property("Layout", signature: "s", emitsChange: .const) { .string(snapper.layout.rawValue) },
-        ], signals: [
-            SignalSpec("Committed", arguments: [Argument("index", "u"), Argument("size", "i")]),
+        ], properties: SelectorProperty.allCases.map { property in
+            Property(property) { [unowned self] in property.encode(ModelValues(model: self.model)) }
+        }, signals: [
+            SignalSpec(.committed),
         ])
     }
 
     // MARK: Handlers' shared parts
 
     private var committedReply: [DBusValue] {
-        [.uint32(UInt32(model.committedIndex)), .int32(Int32(model.committedSize))]
+        SelectorReply(index: model.committedIndex, size: model.committedSize).selectedBody
     }
 
     private func perform(_ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
@@ -117,34 +97,36 @@ public final class SizeSelectorObject {
         } catch {
             throw error.dbusError
         }
-        return committedReply + [.boolean(result.atLimit)]
+        return SelectorReply(index: model.committedIndex, size: model.committedSize, atLimit: result.atLimit).stepBody
     }
 
     // MARK: Announcing changes
 
-    /// PropertiesChanged with exactly the properties that changed, then Committed if the committed
-    /// selection changed. A failed send is logged, never turned into a failed call: the change happened.
+    /// PropertiesChanged with exactly the properties that changed (their values read by name from
+    /// the exported table, so a getter and its announcement cannot disagree), then Committed if the
+    /// committed selection changed. A failed send is logged, never turned into a failed call: the
+    /// change happened.
     private func announce(_ change: SelectionChange) {
-        var changed: [(String, DBusValue)] = []
+        var changed: [String] = []
         changed.reserveCapacity(6)
         if change.committed != nil {
-            changed.append(("SelectedIndex", .uint32(UInt32(model.committedIndex))))
-            changed.append(("SelectedSize", .int32(Int32(model.committedSize))))
+            changed.append(SelectorProperty.selectedIndex.name)
+            changed.append(SelectorProperty.selectedSize.name)
         }
         if change.shown != nil {
-            changed.append(("ShownIndex", .uint32(UInt32(model.shownIndex))))
-            changed.append(("ShownSize", .int32(Int32(model.shownSize))))
-            changed.append(("ValueText", .string(model.valueText)))
+            changed.append(SelectorProperty.shownIndex.name)
+            changed.append(SelectorProperty.shownSize.name)
+            changed.append(SelectorProperty.valueText.name)
         }
-        if let previewing = change.previewing {
-            changed.append(("Previewing", .boolean(previewing)))
+        if change.previewing != nil {
+            changed.append(SelectorProperty.previewing.name)
             previewGuard.previewChanged()
         }
         do {
-            try connection.emitPropertiesChanged(path: Self.path, interface: Self.interface, changed: changed)
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: changed)
             if change.committed != nil {
-                try connection.emitSignal(path: Self.path, interface: Self.interface, member: "Committed",
-                                          arguments: committedReply)
+                try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
+                                          member: SelectorSignal.committed.name, arguments: committedReply)
             }
         } catch {
             log("could not announce a change on the session bus: \(error)")

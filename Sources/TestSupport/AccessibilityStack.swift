@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import Synchronization
 
@@ -71,10 +72,9 @@ public final class AccessibilityStack: Sendable {
 
     /// Whether `name` has an owner on the accessibility bus.
     public func nameHasOwner(_ name: String) -> Bool {
-        let reply = try? run("gdbus", ["call", "--address", address, "--dest", "org.freedesktop.DBus",
-                                       "--object-path", "/org/freedesktop/DBus", "--method",
-                                       "org.freedesktop.DBus.NameHasOwner", name], environment: environment, timeout: 5)
-        return reply?.stdout.contains("true") == true
+        guard let connection = try? Connection(address: address) else { return false }
+        defer { connection.close() }
+        return (try? connection.nameHasOwner(name, timeoutMilliseconds: 5000)) == true
     }
 
     /// Stops the registry, then the launcher (which stops its bus). Idempotent.

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import SizeSelectorContract
 
 /// Starts the built `snapsized` with `arguments` and `environment`, and returns once it owns
 /// org.snapsize.SizeSelector1 on the bus at `busAddress` (or throws with its stderr when it exits
@@ -12,10 +13,7 @@ public func startSnapsized(_ arguments: [String], environment: [String: String],
     let daemon = try ChildProcess(executable, arguments, environment: environment)
     let probe = try Connection(address: busAddress)
     let owned = waitUntil(timeout: timeout, interval: 0.01) {
-        let reply = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                    interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                    arguments: [.string("org.snapsize.SizeSelector1")], timeoutMilliseconds: 2000)
-        return reply?.first?.asBool == true || !daemon.isRunning
+        (try? probe.nameHasOwner(SelectorBus.name.rawValue, timeoutMilliseconds: 2000)) == true || !daemon.isRunning
     }
     guard owned, daemon.isRunning else {
         let log = daemon.stderr

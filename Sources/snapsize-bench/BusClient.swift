@@ -1,5 +1,6 @@
 import CDBus
 import Glibc
+import SizeSelectorContract
 
 /// The benchmark's side of the bus: plain libdbus, the same few calls for every server measured,
 /// so the client costs the same whichever server answers. (DBusKit is the code under test; a
@@ -186,10 +187,10 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// What every server measured serves (dbus/org.snapsize.SizeSelector1.xml).
+/// What every server measured serves: the contract's path and interface, as plain strings for libdbus.
 enum Contract {
-    static let path = "/org/snapsize/SizeSelector1"
-    static let interface = "org.snapsize.SizeSelector1"
+    static let path = SelectorBus.path.rawValue
+    static let interface = SelectorBus.interface.rawValue
 }
 
 /// Blocks until the connection can read or write, then does so; false when it is gone.

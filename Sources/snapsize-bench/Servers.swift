@@ -1,4 +1,5 @@
 import Foundation
+import SizeSelectorContract
 import TestSupport
 
 /// The servers measured side by side. All serve the same object and interface; each owns its own name.
@@ -16,7 +17,7 @@ enum ServerKind: String, CaseIterable {
 
     var busName: String {
         switch self {
-        case .daemon: "org.snapsize.SizeSelector1"
+        case .daemon: SelectorBus.name.rawValue
         case .floor: "org.snapsize.bench.Floor"
         case .sdbus: "org.snapsize.bench.SdBus"
         case .gdbus: "org.snapsize.bench.GDBus"

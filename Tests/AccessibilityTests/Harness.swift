@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// Debian's interpreter: the pyenv `python3` on PATH has no `gi`, hence no pyatspi.
@@ -13,8 +14,8 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-let selectorName = "org.snapsize.SizeSelector1"
-let selectorPath = ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!
+let selectorName = SelectorBus.name.rawValue
+let selectorPath = SelectorBus.path
 
 /// One private desktop: a session bus (activating nothing installed on the machine), an
 /// accessibility bus with its registry, and `snapsized` on both. Everything stopped by PID.
@@ -58,7 +59,7 @@ final class SliderFixture {
     }
 
     func selectorProperty(_ name: String) throws -> DBusValue? {
-        try client.call(destination: selectorName, path: selectorPath, interface: "org.freedesktop.DBus.Properties",
+        try client.call(destination: selectorName, path: selectorPath, interface: InterfaceName.properties.rawValue,
                         member: "Get", arguments: [.string(selectorName), .string(name)], timeoutMilliseconds: 5000)
             .first?.asVariant
     }

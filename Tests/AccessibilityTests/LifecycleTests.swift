@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// Registration over the life of the buses: registry restarts, a late accessibility bus, focus
@@ -44,7 +45,7 @@ struct LifecycleTests {
                 return nil
             } catch { return error }
         }
-        #expect(focus()?.name.rawValue == "org.snapsize.SizeSelector1.Error.NoAccessibility")
+        #expect(focus()?.name == .noAccessibility)
         let incremented = try client.call(destination: selectorName, path: selectorPath, interface: selectorName,
                                           member: "Increment", timeoutMilliseconds: 5000)
         #expect(incremented == [.uint32(3), .int32(80), .boolean(false)], "D-Bus keeps working without a11y")
@@ -135,7 +136,7 @@ struct LifecycleTests {
             _ = try client.call(destination: selectorName, path: selectorPath, interface: selectorName, member: "Focus",
                                 timeoutMilliseconds: 5000)
         } catch let e { error = e }
-        #expect(error?.name.rawValue == "org.snapsize.SizeSelector1.Error.NoAccessibility")
+        #expect(error?.name == .noAccessibility)
         let count = try run(systemPython, ["-c", "import sys; sys.path.insert(0, '\(scriptsDirectory)'); "
                                             + "from atspi_common import apps_named; print(len(apps_named('snapsize')))"],
                             environment: pythonEnvironment(stack.environment))

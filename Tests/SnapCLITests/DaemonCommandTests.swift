@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// Every test here runs the built snapsizectl against a snapsized on a private bus. Serialized:
@@ -71,7 +72,7 @@ extension DaemonTests {
             let outOfRange = try fixture.ctl(["set", "--index", "9"])
             #expect(outOfRange.status == 1)
             #expect(outOfRange.out == "")
-            #expect(outOfRange.err.contains("org.snapsize.SizeSelector1.Error.OutOfRange"), "\(outOfRange.err)")
+            #expect(outOfRange.err.contains(ErrorName.outOfRange.rawValue), "\(outOfRange.err)")
             #expect(try fixture.ctl(["get"]).out == "20\n")
         }
 
@@ -126,7 +127,7 @@ extension DaemonTests {
             let result = try fixture.ctl(["focus"])
             #expect(result.status == 1)
             #expect(result.out == "")
-            #expect(result.err.contains("org.snapsize.SizeSelector1.Error.NoAccessibility"), "\(result.err)")
+            #expect(result.err.contains(ErrorName.noAccessibility.rawValue), "\(result.err)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -26,10 +27,10 @@ final class DaemonFixture {
         if activatable {
             try """
                 [D-BUS Service]
-                Name=org.snapsize.SizeSelector1
+                Name=\(SelectorBus.name.rawValue)
                 Exec=\(snapsized) --no-accessibility --no-state
 
-                """.write(toFile: serviceDirectory + "/org.snapsize.SizeSelector1.service", atomically: true, encoding: .utf8)
+                """.write(toFile: serviceDirectory + "/\(SelectorBus.name.rawValue).service", atomically: true, encoding: .utf8)
         }
         bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory], socketName: socketName)
         environment = bus.environment
@@ -70,8 +71,8 @@ extension Connection {
     /// Calls a method of org.snapsize.SizeSelector1 and blocks for the reply.
     @discardableResult
     func selector(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try call(destination: "org.snapsize.SizeSelector1", path: ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!,
-                 interface: "org.snapsize.SizeSelector1", member: member, arguments: arguments, timeoutMilliseconds: 5000)
+        try call(destination: SelectorBus.name.rawValue, path: SelectorBus.path, interface: SelectorBus.interface.rawValue,
+                 member: member, arguments: arguments, timeoutMilliseconds: 5000)
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 import DBusKit
+import SizeSelectorContract
 @testable import SnapCLI
 
 /// A client that answers from memory, to test commands without a bus.
@@ -47,7 +48,7 @@ struct OfflineTests {
     }
 
     @Test("error names map to the documented exit statuses", arguments: [
-        ("org.snapsize.SizeSelector1.Error.PreviewActive", Int32(1)), ("org.freedesktop.DBus.Error.InvalidArgs", 1),
+        (ErrorName.previewActive.rawValue, Int32(1)), ("org.freedesktop.DBus.Error.InvalidArgs", 1),
         ("org.freedesktop.DBus.Error.ServiceUnknown", 69), ("org.freedesktop.DBus.Error.NameHasNoOwner", 69),
         ("org.freedesktop.DBus.Error.NoReply", 69), ("org.freedesktop.DBus.Error.Spawn.ChildExited", 69),
     ])

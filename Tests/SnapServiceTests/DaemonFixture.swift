@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 struct FixtureError: Error, CustomStringConvertible {
     let description: String
 }
 
-let busName = "org.snapsize.SizeSelector1"
-let objectPath = ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!
-let interfaceName = "org.snapsize.SizeSelector1"
+let busName = SelectorBus.name.rawValue
+let objectPath = SelectorBus.path
+let interfaceName = SelectorBus.interface.rawValue
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
@@ -98,15 +99,12 @@ final class Client {
     }
 
     func property(_ name: String) throws(MethodError) -> DBusValue {
-        let reply = try call("Get", [.string(interfaceName), .string(name)], interface: "org.freedesktop.DBus.Properties")
+        let reply = try call("Get", [.string(interfaceName), .string(name)], interface: InterfaceName.properties.rawValue)
         return reply.first?.asVariant ?? .string("<no reply value>")
     }
 
     func nameHasOwner(_ name: String) -> Bool {
-        let reply = try? connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                         interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                         arguments: [.string(name)], timeoutMilliseconds: 5000)
-        return reply?.first?.asBool ?? false
+        (try? connection.nameHasOwner(name, timeoutMilliseconds: 5000)) ?? false
     }
 
     /// Dispatches incoming messages until `condition` holds or `timeout` passes.

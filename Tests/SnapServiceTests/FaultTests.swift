@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// Crashes, bus loss and load, against the real daemon on a private bus.
@@ -106,7 +107,7 @@ struct FaultTests {
         watcher.settle(0.5)
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         let errors = errorCounts.withLock { $0 }
-        #expect(Set(errors.keys).isSubset(of: ["org.snapsize.SizeSelector1.Error.PreviewActive"]), "errors: \(errors)")
+        #expect(Set(errors.keys).isSubset(of: [ErrorName.previewActive.rawValue]), "errors: \(errors)")
 
         // The committed stream is in order: each Committed differs from the one before, and the last
         // one is the final state.
@@ -167,7 +168,7 @@ func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
                 if member == "Commit" || member == "Cancel" { previewing = false }
             }
         } catch let error as MethodError {
-            guard error.name.rawValue == "org.snapsize.SizeSelector1.Error.PreviewActive" else {
+            guard error.name == .previewActive else {
                 throw FixtureError(description: "\(member)\(arguments): \(error)")
             }
             refusals[error.name.rawValue, default: 0] += 1

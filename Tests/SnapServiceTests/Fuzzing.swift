@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import SnapCore
 import TestSupport
 
@@ -140,7 +141,7 @@ struct FuzzTests {
         #expect(accepted > count / 5 && refused > count / 5, "accepted \(accepted), refused \(refused)")
         // Only named errors, all of them documented ones.
         let documented: Set<String> = [
-            "org.snapsize.SizeSelector1.Error.PreviewActive", "org.snapsize.SizeSelector1.Error.OutOfRange",
+            ErrorName.previewActive.rawValue, ErrorName.outOfRange.rawValue,
             "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownMethod",
             "org.freedesktop.DBus.Error.UnknownInterface", "org.freedesktop.DBus.Error.UnknownProperty",
             "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.PropertyReadOnly",

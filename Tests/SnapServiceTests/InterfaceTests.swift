@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// The org.snapsize.SizeSelector1 contract through a real dbus-daemon, with dbus-send, gdbus and
@@ -84,7 +85,7 @@ struct InterfaceTests {
     }
 
     @Test("every refusal has its name", arguments: [
-        (["SetIndex", "uint32:5"], "org.snapsize.SizeSelector1.Error.OutOfRange"),
+        (["SetIndex", "uint32:5"], ErrorName.outOfRange.rawValue),
         (["SetIndex", "string:two"], "org.freedesktop.DBus.Error.InvalidArgs"),
         (["Increment", "int32:1"], "org.freedesktop.DBus.Error.InvalidArgs"),
         (["Preview", "double:nan"], "org.freedesktop.DBus.Error.InvalidArgs"),
@@ -92,7 +93,7 @@ struct InterfaceTests {
         (["Preview", "double:-inf"], "org.freedesktop.DBus.Error.InvalidArgs"),
         (["Bogus"], "org.freedesktop.DBus.Error.UnknownMethod"),
         (["org.snapsize.Nope.Increment"], "org.freedesktop.DBus.Error.UnknownInterface"),
-        (["Focus"], "org.snapsize.SizeSelector1.Error.NoAccessibility"),
+        (["Focus"], ErrorName.noAccessibility.rawValue),
         (["org.freedesktop.DBus.Properties.Get", "string:org.snapsize.SizeSelector1", "string:Colour"],
          "org.freedesktop.DBus.Error.UnknownProperty"),
         (["org.freedesktop.DBus.Properties.Set", "string:org.snapsize.SizeSelector1", "string:SelectedIndex", "variant:uint32:1"],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// The preview rules through the real bus: owned by one connection, committed from the release
@@ -41,7 +42,7 @@ struct PreviewTests {
                 do {
                     _ = try client.call(member, arguments)
                 } catch {
-                    #expect(error.name.rawValue == "org.snapsize.SizeSelector1.Error.PreviewActive")
+                    #expect(error.name == .previewActive)
                     #expect(error.message.contains(owner.connection.uniqueName), "message: \(error.message)")
                 }
             }
@@ -51,7 +52,7 @@ struct PreviewTests {
                 _ = try other.call(member, arguments)
                 Issue.record("\(member) from a second client was accepted")
             } catch {
-                #expect(error.name.rawValue == "org.snapsize.SizeSelector1.Error.PreviewActive")
+                #expect(error.name == .previewActive)
             }
         }
         #expect(try other.property("ShownSize") == .int32(80))

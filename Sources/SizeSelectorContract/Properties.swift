@@ -1,0 +1,102 @@
+import DBusKit
+
+/// The values the properties are read from: the daemon's model on one side, a client's
+/// `SelectorState` on the other.
+public protocol SelectorValues {
+    var sizes: [Int] { get }
+    var selectedIndex: Int { get }
+    var selectedSize: Int { get }
+    var shownIndex: Int { get }
+    var shownSize: Int { get }
+    var previewing: Bool { get }
+    var valueText: String { get }
+    var label: String { get }
+    var trackWidth: Double { get }
+    var trackInset: Double { get }
+    var layout: String { get }
+}
+
+/// The properties of org.snapsize.SizeSelector1: for each its name, D-Bus signature, whether it
+/// ever changes, and the one encoder and decoder of its value. The daemon's getters and its
+/// PropertiesChanged both go through `encode`; clients read GetAll and PropertiesChanged with `decode`.
+public enum SelectorProperty: String, CaseIterable, Sendable {
+    case sizes = "Sizes"
+    case selectedIndex = "SelectedIndex"
+    case selectedSize = "SelectedSize"
+    case shownIndex = "ShownIndex"
+    case shownSize = "ShownSize"
+    case previewing = "Previewing"
+    case valueText = "ValueText"
+    case label = "Label"
+    case trackWidth = "TrackWidth"
+    case trackInset = "TrackInset"
+    case layout = "Layout"
+
+    public var name: String { rawValue }
+
+    public var signature: String {
+        switch self {
+        case .sizes: "ai"
+        case .selectedIndex, .shownIndex: "u"
+        case .selectedSize, .shownSize: "i"
+        case .previewing: "b"
+        case .valueText, .label, .layout: "s"
+        case .trackWidth, .trackInset: "d"
+        }
+    }
+
+    /// The list, the words around it and the track are fixed for the life of the daemon.
+    public var emitsChange: Property.EmitsChange {
+        switch self {
+        case .sizes, .label, .trackWidth, .trackInset, .layout: .const
+        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText: .true
+        }
+    }
+
+    /// This property's wire value in `values`.
+    public func encode(_ values: some SelectorValues) -> DBusValue {
+        switch self {
+        case .sizes: .array(elementSignature: "i", values.sizes.map { .int32(Int32($0)) })
+        case .selectedIndex: .uint32(UInt32(values.selectedIndex))
+        case .selectedSize: .int32(Int32(values.selectedSize))
+        case .shownIndex: .uint32(UInt32(values.shownIndex))
+        case .shownSize: .int32(Int32(values.shownSize))
+        case .previewing: .boolean(values.previewing)
+        case .valueText: .string(values.valueText)
+        case .label: .string(values.label)
+        case .trackWidth: .double(values.trackWidth)
+        case .trackInset: .double(values.trackInset)
+        case .layout: .string(values.layout)
+        }
+    }
+
+    /// Sets this property of `state` from its wire value; false (and `state` untouched) when the
+    /// value does not have this property's type.
+    public func decode(_ value: DBusValue, into state: inout SelectorState) -> Bool {
+        switch self {
+        case .sizes:
+            guard case .array("i", let elements) = value else { return false }
+            let sizes = elements.compactMap(\.asInt32)
+            guard sizes.count == elements.count else { return false }
+            state.sizes = sizes.map(Int.init)
+        case .selectedIndex: guard let v = value.asUInt32 else { return false }; state.selectedIndex = Int(v)
+        case .selectedSize: guard let v = value.asInt32 else { return false }; state.selectedSize = Int(v)
+        case .shownIndex: guard let v = value.asUInt32 else { return false }; state.shownIndex = Int(v)
+        case .shownSize: guard let v = value.asInt32 else { return false }; state.shownSize = Int(v)
+        case .previewing: guard let v = value.asBool else { return false }; state.previewing = v
+        case .valueText: guard let v = value.asString else { return false }; state.valueText = v
+        case .label: guard let v = value.asString else { return false }; state.label = v
+        case .trackWidth: guard let v = value.asDouble else { return false }; state.trackWidth = v
+        case .trackInset: guard let v = value.asDouble else { return false }; state.trackInset = v
+        case .layout: guard let v = value.asString else { return false }; state.layout = v
+        }
+        return true
+    }
+}
+
+extension Property {
+    /// The row for `property`, with the contract's name, signature and change annotation.
+    public init(_ property: SelectorProperty, get: @escaping () -> DBusValue) {
+        self.init(property.name, signature: property.signature, emitsChange: property.emitsChange, get: get)
+    }
+}

@@ -1,0 +1,18 @@
+import SizeSelectorContract
+
+/// The model as the contract's properties read it.
+struct ModelValues: SelectorValues {
+    let model: SelectionModel
+
+    var sizes: [Int] { model.sizes.sizes }
+    var selectedIndex: Int { model.committedIndex }
+    var selectedSize: Int { model.committedSize }
+    var shownIndex: Int { model.shownIndex }
+    var shownSize: Int { model.shownSize }
+    var previewing: Bool { model.isPreviewing }
+    var valueText: String { model.valueText }
+    var label: String { model.presentation.label }
+    var trackWidth: Double { model.snapper.track.width }
+    var trackInset: Double { model.snapper.track.inset }
+    var layout: String { model.snapper.layout.rawValue }
+}
