@@ -10,6 +10,9 @@ BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
 # Run and test: the buses and the real clients the tests drive.
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
               gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
+# Tools the tests run on our files, installed without their recommended packages (which would pull in
+# Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
+TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
@@ -84,15 +87,21 @@ bench-deps:
 
 # Installs only what is missing, so a machine that has everything is never touched.
 deps:
-	@missing=""; for p in $(DEPS); do \
+	@$(call install-missing,$(DEPS),)
+	@$(call install-missing,$(TOOL_DEPS),--no-install-recommends)
+
+# $(1): packages; $(2): extra apt-get options.
+define install-missing
+	missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
 	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(2) $$missing; \
 	fi
+endef
 
 clean:
 	rm -rf .build

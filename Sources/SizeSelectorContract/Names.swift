@@ -51,7 +51,8 @@ public enum SelectorMethod: String, CaseIterable, Sendable {
     public var outputs: [Argument] {
         switch self {
         case .increment, .decrement, .stepBy: SelectorReply.stepArguments
-        case .setIndex, .setSize, .preview, .commit: SelectorReply.selectedArguments
+        case .setIndex, .setSize: SelectorReply.committedArguments
+        case .preview, .commit: SelectorReply.selectedArguments
         case .cancel, .focus: []
         }
     }

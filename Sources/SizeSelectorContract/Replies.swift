@@ -16,6 +16,9 @@ public struct SelectorReply: Equatable, Sendable {
 
     public static let selectedArguments = [Argument("index", "u"), Argument("size", "i")]
     public static let stepArguments = selectedArguments + [Argument("atLimit", "b")]
+    /// SetIndex and SetSize: the same `(ui)`, named apart from their inputs `index` and `size` so that
+    /// code generators keep both names (qdbusxml2cpp renames a clash to `size_`).
+    public static let committedArguments = [Argument("committedIndex", "u"), Argument("committedSize", "i")]
 
     /// `(ui)`.
     public var selectedBody: [DBusValue] { [.uint32(UInt32(index)), .int32(Int32(size))] }

@@ -5,6 +5,8 @@ import FoundationXML
 
 /// The members of one interface in an introspection document, as comparable lines such as
 /// `method Increment out index u` or `property Sizes ai read emits=const`, in document order.
+/// Annotations for Qt's code generator (`org.qtproject.QtDBus.*`) are left out: they are in the
+/// XML for qdbusxml2cpp and are not served by the daemon (nothing on the bus depends on them).
 func interfaceShape(_ xml: String, interface: String) -> [String] {
     let reader = ShapeReader(interface: interface)
     let parser = XMLParser(data: Data(xml.utf8))
@@ -36,7 +38,7 @@ private final class ShapeReader: NSObject, XMLParserDelegate {
         case "property" where inside:
             member = "property \(attributes["name"] ?? "?")"
             lines.append("\(member) \(attributes["type"] ?? "?") \(attributes["access"] ?? "?")")
-        case "annotation" where inside:
+        case "annotation" where inside && !(attributes["name"] ?? "").hasPrefix("org.qtproject.QtDBus."):
             lines.append("\(member) annotation \(attributes["name"] ?? "") = \(attributes["value"] ?? "")")
         default:
             break
