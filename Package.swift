@@ -16,8 +16,14 @@ let package = Package(
         // (`rounded()` lowers to libm's round(), which the linker must be told about.)
         .target(name: "SnapCore", linkerSettings: [.linkedLibrary("m")]),
 
+        // glibc's gettext (libintl.h), which Swift's Glibc module does not expose; part of libc, nothing to link.
+        .systemLibrary(name: "CIntl"),
+        // Every word a person reads or hears about the selection, through gettext (text domain
+        // `snapsize`, catalogs in po/). Above the core, so SnapCore stays pure Swift.
+        .target(name: "SnapTexts", dependencies: ["SnapCore", "CIntl"]),
+
         // Parsers for flag and config-file values, shared by the daemon and the CLI.
-        .target(name: "SnapSettings", dependencies: ["SnapCore"]),
+        .target(name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"]),
 
         // libdbus-1 as a system library; only DBusKit may import it (and the benchmark's client, which
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
@@ -33,7 +39,7 @@ let package = Package(
         .target(name: "SizeSelectorContract", dependencies: ["DBusKit"]),
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
-        .target(name: "SnapService", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
+        .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
         // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned).
         .executableTarget(name: "snapsized", dependencies: ["SnapService"],
@@ -41,7 +47,7 @@ let package = Package(
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi"]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi"]),
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
@@ -54,7 +60,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract"]),
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
-        .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore"]),
+        .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
+        .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "TestSupport"]),

@@ -5,6 +5,10 @@ import DBusKit
 enum ActionInterface {
     static let name = "org.a11y.atspi.Action"
 
+    /// Index 0 and 1 are part of the contract; do not reorder. The names are not words and never
+    /// change (as GTK keeps them); the words come from the source, in its language.
+    static let actions: [(name: String, steps: Int)] = [("increment", 1), ("decrement", -1)]
+
     struct Action {
         var name: String
         var localizedName: String
@@ -12,29 +16,33 @@ enum ActionInterface {
         var steps: Int
     }
 
-    /// Index 0 and 1 are part of the contract; do not reorder.
-    static let actions = [
-        Action(name: "increment", localizedName: "Larger", description: "Selects the next larger value", steps: 1),
-        Action(name: "decrement", localizedName: "Smaller", description: "Selects the next smaller value", steps: -1),
-    ]
+    static func action(_ index: Int, of source: SliderSource) -> Action {
+        let words = actions[index].steps > 0 ? source.largerAction : source.smallerAction
+        return Action(name: actions[index].name, localizedName: words.name, description: words.description,
+                      steps: actions[index].steps)
+    }
 
     static func table(for source: SliderSource) -> InterfaceTable {
         InterfaceTable(name, methods: [
-            Method("GetName", inputs: [Argument("index", "i")], outputs: [Argument("name", "s")]) { call throws(MethodError) in
-                [.string(try action(call).name)]
+            Method("GetName", inputs: [Argument("index", "i")], outputs: [Argument("name", "s")]) {
+                [unowned source] call throws(MethodError) in
+                [.string(try action(call, source).name)]
             },
-            Method("GetLocalizedName", inputs: [Argument("index", "i")], outputs: [Argument("name", "s")]) { call throws(MethodError) in
-                [.string(try action(call).localizedName)]
+            Method("GetLocalizedName", inputs: [Argument("index", "i")], outputs: [Argument("name", "s")]) {
+                [unowned source] call throws(MethodError) in
+                [.string(try action(call, source).localizedName)]
             },
-            Method("GetDescription", inputs: [Argument("index", "i")], outputs: [Argument("description", "s")]) { call throws(MethodError) in
-                [.string(try action(call).description)]
+            Method("GetDescription", inputs: [Argument("index", "i")], outputs: [Argument("description", "s")]) {
+                [unowned source] call throws(MethodError) in
+                [.string(try action(call, source).description)]
             },
-            Method("GetKeyBinding", inputs: [Argument("index", "i")], outputs: [Argument("binding", "s")]) { call throws(MethodError) in
-                _ = try action(call)
+            Method("GetKeyBinding", inputs: [Argument("index", "i")], outputs: [Argument("binding", "s")]) {
+                [unowned source] call throws(MethodError) in
+                _ = try action(call, source)
                 return [.string("")]
             },
-            Method("GetActions", outputs: [Argument("actions", "a(sss)")]) { _ throws(MethodError) in
-                [.array(elementSignature: "(sss)", actions.map {
+            Method("GetActions", outputs: [Argument("actions", "a(sss)")]) { [unowned source] _ throws(MethodError) in
+                [.array(elementSignature: "(sss)", actions.indices.map { action($0, of: source) }.map {
                     .structure([.string($0.localizedName), .string($0.description), .string("")])
                 })]
             },
@@ -50,11 +58,11 @@ enum ActionInterface {
         ])
     }
 
-    private static func action(_ call: MethodCall) throws(MethodError) -> Action {
+    private static func action(_ call: MethodCall, _ source: SliderSource) throws(MethodError) -> Action {
         let index = Int(try call.int32(0))
         guard actions.indices.contains(index) else {
             throw MethodError(.invalidArgs, "No action \(index); there are \(actions.count)")
         }
-        return actions[index]
+        return action(index, of: source)
     }
 }

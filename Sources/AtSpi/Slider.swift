@@ -16,6 +16,9 @@ public protocol SliderSource: AnyObject {
     var maximumIndexValue: Double { get }
     /// What a screen reader speaks for the shown value ("60 points").
     var valueText: String { get }
+    /// The actions' localized names and descriptions ("Larger", "Selects the next larger size").
+    var largerAction: (name: String, description: String) { get }
+    var smallerAction: (name: String, description: String) { get }
     var shownSize: Int { get }
     var committedSize: Int { get }
     /// Width of the track in pixels, used as the Component extents.

@@ -10,6 +10,8 @@ public protocol SelectorValues {
     var shownSize: Int { get }
     var previewing: Bool { get }
     var valueText: String { get }
+    /// The value text of every size, in order ("20 points", …), in the daemon's language.
+    var valueTexts: [String] { get }
     var label: String { get }
     var trackWidth: Double { get }
     var trackInset: Double { get }
@@ -27,6 +29,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     case shownSize = "ShownSize"
     case previewing = "Previewing"
     case valueText = "ValueText"
+    case valueTexts = "ValueTexts"
     case label = "Label"
     case trackWidth = "TrackWidth"
     case trackInset = "TrackInset"
@@ -41,6 +44,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .selectedSize, .shownSize: "i"
         case .previewing: "b"
         case .valueText, .label, .layout: "s"
+        case .valueTexts: "as"
         case .trackWidth, .trackInset: "d"
         }
     }
@@ -48,7 +52,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     /// The list, the words around it and the track are fixed for the life of the daemon.
     public var emitsChange: Property.EmitsChange {
         switch self {
-        case .sizes, .label, .trackWidth, .trackInset, .layout: .const
+        case .sizes, .valueTexts, .label, .trackWidth, .trackInset, .layout: .const
         case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText: .true
         }
     }
@@ -63,6 +67,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .shownSize: .int32(Int32(values.shownSize))
         case .previewing: .boolean(values.previewing)
         case .valueText: .string(values.valueText)
+        case .valueTexts: .stringArray(values.valueTexts)
         case .label: .string(values.label)
         case .trackWidth: .double(values.trackWidth)
         case .trackInset: .double(values.trackInset)
@@ -85,6 +90,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .shownSize: guard let v = value.asInt32 else { return false }; state.shownSize = Int(v)
         case .previewing: guard let v = value.asBool else { return false }; state.previewing = v
         case .valueText: guard let v = value.asString else { return false }; state.valueText = v
+        case .valueTexts: guard let v = value.asStringArray else { return false }; state.valueTexts = v
         case .label: guard let v = value.asString else { return false }; state.label = v
         case .trackWidth: guard let v = value.asDouble else { return false }; state.trackWidth = v
         case .trackInset: guard let v = value.asDouble else { return false }; state.trackInset = v

@@ -9,14 +9,15 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var shownSize: Int
     public var previewing: Bool
     public var valueText: String
+    public var valueTexts: [String]
     public var label: String
     public var trackWidth: Double
     public var trackInset: Double
     public var layout: String
 
     public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
-                previewing: Bool, valueText: String, label: String, trackWidth: Double, trackInset: Double,
-                layout: String) {
+                previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
+                trackInset: Double, layout: String) {
         self.sizes = sizes
         self.selectedIndex = selectedIndex
         self.selectedSize = selectedSize
@@ -24,6 +25,7 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
         self.shownSize = shownSize
         self.previewing = previewing
         self.valueText = valueText
+        self.valueTexts = valueTexts
         self.label = label
         self.trackWidth = trackWidth
         self.trackInset = trackInset
@@ -33,7 +35,7 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     /// Zeros and empty strings: what the decoders start from.
     public static var empty: SelectorState {
         SelectorState(sizes: [], selectedIndex: 0, selectedSize: 0, shownIndex: 0, shownSize: 0, previewing: false,
-                      valueText: "", label: "", trackWidth: 0, trackInset: 0, layout: "")
+                      valueText: "", valueTexts: [], label: "", trackWidth: 0, trackInset: 0, layout: "")
     }
 
     /// Reads a GetAll reply (`a{sv}`); every property must be there with its type.

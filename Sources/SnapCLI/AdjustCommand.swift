@@ -1,6 +1,7 @@
 import DBusKit
 import SizeSelectorContract
 import SnapCore
+import SnapTexts
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,8 +9,8 @@ import Glibc
 /// `snapsizectl adjust`: move a preview with the keyboard in a terminal, one spoken line per change.
 struct AdjustCommand: Command {
     static let name = "adjust"
-    static let abstract = "Adjust interactively: arrow keys preview, Enter commits, Esc cancels, q quits."
-    static let discussion = """
+    static let abstract = tr("Adjust interactively: arrow keys preview, Enter commits, Esc cancels, q quits.")
+    static let discussion = tr("""
         Left/Down preview the next smaller size, Right/Up the next larger, Home/End the ends. Enter commits
         the preview, Esc cancels it (adjusting goes on after both); q quits, cancelling an open preview.
         Every change is one line, so a screen reader reading the terminal speaks it:
@@ -19,7 +20,7 @@ struct AdjustCommand: Command {
         At an end, stderr says 'already at the largest size, 100 points'. The terminal is put back as it
         was on every way out; Ctrl-C cancels the preview and quits (exit 130). Without a terminal, keys
         are read from standard input as they come.
-        """
+        """)
     static let arguments: [ArgumentSpec] = [CommonArguments.timeout]
 
     let daemon: DaemonOptions
@@ -32,7 +33,7 @@ struct AdjustCommand: Command {
         let client = try daemon.connect(context)
         let initial = try daemon.perform { () throws(MethodError) in try client.state() }
         guard let snapper = initial.snapper else {
-            throw CommandFailure(.internalError, "snapsized reported a track that cannot be used: \(initial)")
+            throw CommandFailure(.internalError, tr("snapsized reported a track that cannot be used: %s", "\(initial)"))
         }
         let session = AdjustSession(client: client, snapper: snapper, state: initial, console: context.console,
                                     timeoutSeconds: daemon.timeoutSeconds)
@@ -48,7 +49,8 @@ final class AdjustSession {
 
     let client: any SizeSelectorClient
     let snapper: Snapper
-    let unit: String
+    /// The state read at the start: the daemon's value text of each size.
+    let initial: SelectorState
     let label: String
     let console: Console
     let timeoutSeconds: Double
@@ -60,7 +62,7 @@ final class AdjustSession {
     init(client: any SizeSelectorClient, snapper: Snapper, state: SelectorState, console: Console, timeoutSeconds: Double) {
         self.client = client
         self.snapper = snapper
-        self.unit = state.unit
+        self.initial = state
         self.label = state.label
         self.console = console
         self.timeoutSeconds = timeoutSeconds
@@ -100,8 +102,8 @@ final class AdjustSession {
                 loop.stop()
             }
         }
-        console.errorLine("\(label): \(snapper.sizes[committedIndex]) \(unit). "
-                          + "Left/Right preview a size, Enter commits, Esc cancels, q quits.")
+        console.errorLine(tr("%s: %s. Left/Right preview a size, Enter commits, Esc cancels, q quits.",
+                             label, initial.valueText(index: committedIndex)))
         loop.run()
         switch outcome {
         case .running, .quit: return
@@ -140,15 +142,14 @@ final class AdjustSession {
         let target = snapper.sizes.clamp(wanted).index
         let from = previewIndex ?? committedIndex
         if target != wanted && target == from {
-            let end = wanted > target ? "largest" : "smallest"
-            console.errorLine("already at the \(end) size, \(snapper.sizes[target]) \(unit)")
+            console.errorLine(Texts.limitNote(largest: wanted > target, moved: false, valueText: initial.valueText(index: target)))
             return
         }
         if target == previewIndex { return }
         guard let x = try? snapper.position(of: target),
               let reply = call({ () throws(MethodError) in try client.preview(x: x) }) else { return }
         previewIndex = reply.index
-        console.line("Preview: \(reply.size) \(unit)")
+        console.line(tr("Preview: %s", initial.valueText(index: reply.index)))
     }
 
     private func commit() {
@@ -156,7 +157,7 @@ final class AdjustSession {
         guard let reply = call({ () throws(MethodError) in try client.commit(x: x) }) else { return }
         previewIndex = nil
         committedIndex = reply.index
-        console.line("Committed: \(reply.size) \(unit)")
+        console.line(tr("Committed: %s", initial.valueText(index: reply.index)))
     }
 
     private func cancel() {
@@ -165,7 +166,7 @@ final class AdjustSession {
         previewIndex = nil
         let state = call({ () throws(MethodError) in try client.state() })
         if let state { committedIndex = state.selectedIndex }
-        console.line("Cancelled: \(snapper.sizes[committedIndex]) \(unit)")
+        console.line(tr("Cancelled: %s", initial.valueText(index: committedIndex)))
     }
 
     /// A refusal (another client's preview) is reported and adjusting goes on; a lost daemon ends it.

@@ -1,3 +1,5 @@
+import SnapTexts
+
 /// One thing a command accepts, declared once so that the parser and the help text agree.
 public struct ArgumentSpec: Sendable {
     public enum Kind: Sendable {
@@ -63,18 +65,20 @@ func parse(_ words: [String], specs: [ArgumentSpec]) throws(UsageError) -> Parse
             if word == "-h" { name = "help" }
             guard let spec = specs.first(where: { $0.name == name && !$0.isPositional }) else {
                 let known = specs.filter { !$0.isPositional }.map(\.name)
-                let hint = suggestion(for: name, among: known).map { "; did you mean '--\($0)'?" } ?? ""
-                throw UsageError("unknown option '\(word)'\(hint)")
+                if let close = suggestion(for: name, among: known) {
+                    throw UsageError(tr("unknown option '%s'; did you mean '--%s'?", word, close))
+                }
+                throw UsageError(tr("unknown option '%s'", word))
             }
             switch spec.kind {
             case .flag:
-                if inlineValue != nil { throw UsageError("--\(name) takes no value") }
+                if inlineValue != nil { throw UsageError(tr("--%s takes no value", name)) }
                 result.flags.insert(name)
             case .option:
                 if let inlineValue {
                     result.options[name] = inlineValue
                 } else {
-                    guard index < words.count else { throw UsageError("--\(name) needs a value") }
+                    guard index < words.count else { throw UsageError(tr("--%s needs a value", name)) }
                     result.options[name] = words[index]
                     index += 1
                 }
@@ -88,11 +92,11 @@ func parse(_ words: [String], specs: [ArgumentSpec]) throws(UsageError) -> Parse
     let positionalSpecs = specs.filter(\.isPositional)
     let repeating = positionalSpecs.contains { if case .positional(_, _, true) = $0.kind { return true }; return false }
     if !repeating, result.positionals.count > positionalSpecs.count {
-        throw UsageError("unexpected argument '\(result.positionals[positionalSpecs.count])'")
+        throw UsageError(tr("unexpected argument '%s'", result.positionals[positionalSpecs.count]))
     }
     for (position, spec) in positionalSpecs.enumerated() {
         if case .positional(let value, false, _) = spec.kind, result.positionals.count <= position, !result.has("help") {
-            throw UsageError("missing <\(value)>")
+            throw UsageError(tr("missing <%s>", value))
         }
     }
     return result

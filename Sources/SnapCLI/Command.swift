@@ -1,5 +1,6 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// One `snapsizectl` subcommand, shaped like swift-argument-parser's `ParsableCommand`: its
 /// arguments are data, `init` validates them before anything runs, and `run` does the work.
@@ -53,10 +54,10 @@ public struct CommandContext {
 
 /// Shared argument declarations, so every command spells them the same way.
 public enum CommonArguments {
-    public static let json = ArgumentSpec.flag("json", help: "Print one JSON object instead of plain text.")
-    public static let help = ArgumentSpec.flag("help", help: "Show help for this command.")
+    public static let json = ArgumentSpec.flag("json", help: tr("Print one JSON object instead of plain text."))
+    public static let help = ArgumentSpec.flag("help", help: tr("Show help for this command."))
     public static let timeout = ArgumentSpec.option("timeout", value: "seconds",
-                                                    help: "How long to wait for each answer from snapsized (default 25).")
+                                                    help: tr("How long to wait for each answer from snapsized (default 25)."))
 }
 
 extension Command {
@@ -71,7 +72,7 @@ extension Command {
             default: return "[\(spec.synopsis)]"
             }
         }
-        return (["USAGE:", tool, name] + parts).joined(separator: " ")
+        return ([tr("USAGE:"), tool, name] + parts).joined(separator: " ")
     }
 
     static func helpText(tool: String) -> String {
@@ -79,9 +80,9 @@ extension Command {
         if !discussion.isEmpty { text += "\n" + discussion + "\n" }
         let positionals = allArguments.filter(\.isPositional)
         if !positionals.isEmpty {
-            text += "\nARGUMENTS:\n" + table(positionals)
+            text += "\n" + tr("ARGUMENTS:") + "\n" + table(positionals)
         }
-        text += "\nOPTIONS:\n" + table(allArguments.filter { !$0.isPositional })
+        text += "\n" + tr("OPTIONS:") + "\n" + table(allArguments.filter { !$0.isPositional })
         return text
     }
 

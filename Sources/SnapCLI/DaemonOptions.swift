@@ -1,5 +1,6 @@
 import DBusKit
 import SnapSettings
+import SnapTexts
 
 /// The options every command that calls snapsized shares (`--timeout`), parsed once.
 public struct DaemonOptions: Sendable {
@@ -18,7 +19,7 @@ public struct DaemonOptions: Sendable {
             throw UsageError(error.message)
         }
         guard value > 0, value <= 86_400 else {
-            throw UsageError("--timeout: give a number of seconds above 0 and at most 86400, not '\(text)'")
+            throw UsageError(tr("--timeout: give a number of seconds above 0 and at most 86400, not '%s'", text))
         }
         timeoutSeconds = value
     }

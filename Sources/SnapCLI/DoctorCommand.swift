@@ -1,12 +1,13 @@
 import AtSpi
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// `snapsizectl doctor`: checks, in order, what a screen reader needs, and says which step fails.
 struct DoctorCommand: Command {
     static let name = "doctor"
-    static let abstract = "Check the session bus, the daemon, the accessibility bus, the registry and the slider."
-    static let discussion = """
+    static let abstract = tr("Check the session bus, the daemon, the accessibility bus, the registry and the slider.")
+    static let discussion = tr("""
         Checks, in order, and stops at the first failure with what to do about it:
           1. session bus           DBUS_SESSION_BUS_ADDRESS (else the socket $XDG_RUNTIME_DIR/bus) answers
           2. snapsized             owns org.snapsize.SizeSelector1, or D-Bus activation starts it
@@ -16,7 +17,7 @@ struct DoctorCommand: Command {
           6. slider                its child has role slider, the daemon's label as name, the shown index as value
         That is what Orca will see. Exit 0 when all pass, 69 when one fails. With --json one object:
           {"ok":false,"failed":"accessibility bus","checks":[{"step":"session bus","status":"ok","detail":"..."},...]}
-        """
+        """)
     static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
 
     let json: Bool
@@ -42,13 +43,14 @@ struct DoctorCommand: Command {
         let fix: String
     }
 
+    /// The step names are machine words (`--json`'s "step" and "failed"); the titles are for people.
     static let steps: [(step: String, title: String)] = [
-        ("session bus", "session bus reachable"),
-        ("snapsized", "snapsized owns org.snapsize.SizeSelector1 (or can be activated)"),
-        ("accessibility bus", "accessibility bus reachable"),
-        ("registry", "accessibility registry running"),
-        ("application", "snapsize in the registry's desktop"),
-        ("slider", "slider with role, name and value"),
+        ("session bus", tr("session bus reachable")),
+        ("snapsized", tr("snapsized owns org.snapsize.SizeSelector1 (or can be activated)")),
+        ("accessibility bus", tr("accessibility bus reachable")),
+        ("registry", tr("accessibility registry running")),
+        ("application", tr("snapsize in the registry's desktop")),
+        ("slider", tr("slider with role, name and value")),
     ]
 
     func run(_ context: CommandContext) throws(CommandFailure) {
@@ -85,11 +87,11 @@ struct DoctorCommand: Command {
             for check in checks {
                 let mark = switch check.status { case .ok: "[ok]  "; case .fail: "[FAIL]"; case .skip: "[skip]" }
                 console.line("\(mark) \(check.title)" + (check.detail.isEmpty ? "" : ": \(check.detail)"))
-                if !check.fix.isEmpty { console.line("       to fix: \(check.fix)") }
+                if !check.fix.isEmpty { console.line("       " + tr("to fix: %s", check.fix)) }
             }
         }
         if let failed {
-            throw CommandFailure(.unavailable, "doctor: the '\(failed)' step failed")
+            throw CommandFailure(.unavailable, tr("doctor: the '%s' step failed", failed))
         }
     }
 }
@@ -115,39 +117,39 @@ final class DoctorProbe {
     func sessionBus() throws(StepFailure) -> String {
         guard let found = SessionBusAddress.find(environment: environment) else {
             throw StepFailure(detail: SessionBusAddress.absence(environment: environment),
-                              fix: "run inside a desktop session (Debian: install dbus-user-session and log in again), "
-                                + "or start a bus for this shell: dbus-run-session -- $SHELL")
+                              fix: tr("run inside a desktop session (Debian: install dbus-user-session and log in again), "
+                                      + "or start a bus for this shell: dbus-run-session -- $SHELL"))
         }
         do {
             session = try Connection(address: found.address)
         } catch {
-            var fix = "the session bus is gone or unreachable; log in again, or check \(found.origin)"
+            var fix = tr("the session bus is gone or unreachable; log in again, or check %s", found.origin)
             if found.source == .environment, let path = SessionBusAddress.runtimeSocketPath(environment: environment),
                let fallback = SessionBusAddress.find(environment: environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }) {
-                fix = "DBUS_SESSION_BUS_ADDRESS is stale, but your session bus is at \(path): "
-                    + "unset DBUS_SESSION_BUS_ADDRESS (or export DBUS_SESSION_BUS_ADDRESS=\(fallback.address))"
+                fix = tr("DBUS_SESSION_BUS_ADDRESS is stale, but your session bus is at %s: "
+                         + "unset DBUS_SESSION_BUS_ADDRESS (or export DBUS_SESSION_BUS_ADDRESS=%s)", path, fallback.address)
             }
-            throw StepFailure(detail: "cannot connect to \(found.address) from \(found.origin) (\(error))", fix: fix)
+            throw StepFailure(detail: tr("cannot connect to %s from %s (%s)", found.address, found.origin, error), fix: fix)
         }
-        return "\(found.address) (from \(found.origin))"
+        return tr("%s (from %s)", found.address, found.origin)
     }
 
     /// Owned, or activatable and started by a Ping (activation is what any client call would do).
     private func ensureRunning(_ name: String, on connection: Connection) throws(MethodError) -> String {
         if try connection.nameHasOwner(name, timeoutMilliseconds: timeout) {
             let owner = try? connection.nameOwner(name, timeoutMilliseconds: timeout)
-            return "running" + (owner.map { " as \($0)" } ?? "")
+            return owner.map { tr("running as %s", $0) } ?? tr("running")
         }
         guard try connection.activatableNames(timeoutMilliseconds: timeout).contains(name) else {
-            throw MethodError(.serviceUnknown, "\(name) has no owner and is not activatable")
+            throw MethodError(.serviceUnknown, tr("%s has no owner and is not activatable", name))
         }
         _ = try connection.call(destination: name, path: ObjectPath.root, interface: InterfaceName.peer.rawValue,
                                 member: "Ping", timeoutMilliseconds: timeout)
-        return "started by D-Bus activation"
+        return tr("started by D-Bus activation")
     }
 
     func daemon() throws(StepFailure) -> String {
-        guard let session else { throw StepFailure(detail: "no session bus", fix: "") }
+        guard let session else { throw StepFailure(detail: tr("no session bus"), fix: "") }
         let status: String
         do {
             status = try ensureRunning(SelectorBus.name.rawValue, on: session)
@@ -155,14 +157,14 @@ final class DoctorProbe {
             state = try client.state()
         } catch {
             throw StepFailure(detail: "\(error)",
-                              fix: "start it (snapsized &, or systemctl --user start snapsized), or install it for "
-                                + "D-Bus activation with 'make install' (org.snapsize.SizeSelector1.service)")
+                              fix: tr("start it (snapsized &, or systemctl --user start snapsized), or install it for "
+                                      + "D-Bus activation with 'make install' (org.snapsize.SizeSelector1.service)"))
         }
         return "\(status), \(state.map { "\($0.label) \($0.valueText)" } ?? "")"
     }
 
     func accessibilityBus() throws(StepFailure) -> String {
-        guard let session else { throw StepFailure(detail: "no session bus", fix: "") }
+        guard let session else { throw StepFailure(detail: tr("no session bus"), fix: "") }
         let address: String
         let source: String
         if let fromEnvironment = environment["AT_SPI_BUS_ADDRESS"], !fromEnvironment.isEmpty {
@@ -179,29 +181,29 @@ final class DoctorProbe {
                 address = text
                 source = "org.a11y.Bus.GetAddress"
             } catch {
-                throw StepFailure(detail: "AT_SPI_BUS_ADDRESS is not set and org.a11y.Bus cannot tell the address (\(error))",
-                                  fix: "install at-spi2-core and turn on assistive technologies (GNOME: gsettings set "
-                                    + "org.gnome.desktop.interface toolkit-accessibility true), or start "
-                                    + "/usr/libexec/at-spi-bus-launcher in this session")
+                throw StepFailure(detail: tr("AT_SPI_BUS_ADDRESS is not set and org.a11y.Bus cannot tell the address (%s)", "\(error)"),
+                                  fix: tr("install at-spi2-core and turn on assistive technologies (GNOME: gsettings set "
+                                          + "org.gnome.desktop.interface toolkit-accessibility true), or start "
+                                          + "/usr/libexec/at-spi-bus-launcher in this session"))
             }
         }
         do {
             accessibility = try Connection(address: address)
         } catch {
-            throw StepFailure(detail: "cannot connect to \(address) from \(source) (\(error))",
-                              fix: "the accessibility bus is gone; restart at-spi-bus-launcher (or log in again) "
-                                + "and check AT_SPI_BUS_ADDRESS")
+            throw StepFailure(detail: tr("cannot connect to %s from %s (%s)", address, source, error),
+                              fix: tr("the accessibility bus is gone; restart at-spi-bus-launcher (or log in again) "
+                                      + "and check AT_SPI_BUS_ADDRESS"))
         }
-        return "\(address) (from \(source))"
+        return tr("%s (from %s)", address, source)
     }
 
     func registry() throws(StepFailure) -> String {
-        guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
+        guard let accessibility else { throw StepFailure(detail: tr("no accessibility bus"), fix: "") }
         do {
             return try ensureRunning(AtspiPaths.registryName, on: accessibility)
         } catch {
             throw StepFailure(detail: "\(error)",
-                              fix: "start /usr/libexec/at-spi2-registryd (at-spi-bus-launcher normally starts it)")
+                              fix: tr("start /usr/libexec/at-spi2-registryd (at-spi-bus-launcher normally starts it)"))
         }
     }
 
@@ -228,13 +230,13 @@ final class DoctorProbe {
     }
 
     func application() throws(StepFailure) -> String {
-        guard let accessibility else { throw StepFailure(detail: "no accessibility bus", fix: "") }
+        guard let accessibility else { throw StepFailure(detail: tr("no accessibility bus"), fix: "") }
         let applications: [(String, ObjectPath)]
         do {
             applications = try children(accessibility, AtspiPaths.registryName, AtspiPaths.root)
         } catch {
-            throw StepFailure(detail: "the registry's desktop cannot be listed (\(error))",
-                              fix: "restart the registry (/usr/libexec/at-spi2-registryd)")
+            throw StepFailure(detail: tr("the registry's desktop cannot be listed (%s)", error),
+                              fix: tr("restart the registry (/usr/libexec/at-spi2-registryd)"))
         }
         var names: [String] = []
         for (bus, path) in applications {
@@ -242,41 +244,42 @@ final class DoctorProbe {
             names.append(name)
             if name == "snapsize" {
                 app = (bus, path)
-                return "\(bus) at \(path)"
+                return tr("%s at %s", bus, path.rawValue)
             }
         }
-        let seen = names.isEmpty ? "no applications" : "only " + names.map { "'\($0)'" }.joined(separator: ", ")
-        throw StepFailure(detail: "'snapsize' is not among the registry's applications (\(seen))",
-                          fix: "start snapsized without --no-accessibility (it joins the accessibility bus by itself), "
-                            + "e.g. systemctl --user restart snapsized")
+        let seen = names.isEmpty ? tr("no applications") : tr("only %s", names.map { "'\($0)'" }.joined(separator: ", "))
+        throw StepFailure(detail: tr("'snapsize' is not among the registry's applications (%s)", seen),
+                          fix: tr("start snapsized without --no-accessibility (it joins the accessibility bus by itself), "
+                                  + "e.g. systemctl --user restart snapsized"))
     }
 
     func slider() throws(StepFailure) -> String {
-        guard let accessibility, let application = app, let state else { throw StepFailure(detail: "nothing to look at", fix: "") }
-        let fix = "snapsized's accessible object is incomplete; restart it, and report a bug if this persists"
+        guard let accessibility, let application = app, let state else { throw StepFailure(detail: tr("nothing to look at"), fix: "") }
+        let fix = tr("snapsized's accessible object is incomplete; restart it, and report a bug if this persists")
         do {
             let kids = try children(accessibility, application.bus, application.path)
             guard let (bus, path) = kids.first else {
-                throw StepFailure(detail: "the snapsize application has no children", fix: fix)
+                throw StepFailure(detail: tr("the snapsize application has no children"), fix: fix)
             }
             let role = try accessibility.call(destination: bus, path: path, interface: AccessibleInterface.name,
                                               member: "GetRole", timeoutMilliseconds: timeout).first?.asUInt32
             guard role == Role.slider.rawValue else {
-                throw StepFailure(detail: "its child has role \(role.map(String.init) ?? "?"), not slider (\(Role.slider.rawValue))", fix: fix)
+                throw StepFailure(detail: tr("its child has role %s, not slider (%s)", role.map(String.init) ?? "?", Role.slider.rawValue),
+                                  fix: fix)
             }
             let name = try get(accessibility, bus, path, AccessibleInterface.name, "Name").asString ?? ""
             guard name == state.label else {
-                throw StepFailure(detail: "the slider is named '\(name)', not '\(state.label)'", fix: fix)
+                throw StepFailure(detail: tr("the slider is named '%s', not '%s'", name, state.label), fix: fix)
             }
             let value = try get(accessibility, bus, path, ValueInterface.name, "CurrentValue").asDouble
             // The daemon may have moved since `state` was read: compare with a fresh one.
             let shown = (try? DBusSizeSelectorClient(connection: session!, timeoutMilliseconds: timeout).state().shownIndex)
                 ?? state.shownIndex
             guard value == Double(shown) else {
-                throw StepFailure(detail: "its value is \(value.map { String($0) } ?? "not a number"), "
-                                    + "but snapsized shows index \(shown)", fix: fix)
+                throw StepFailure(detail: tr("its value is %s, but snapsized shows index %s",
+                                             value.map { String($0) } ?? tr("not a number"), shown), fix: fix)
             }
-            return "'\(name)', role slider, value \(shown) (\(state.sizes[shown]) \(state.unit))"
+            return tr("'%s', role slider, value %s (%s)", name, shown, state.valueText(index: shown))
         } catch let failure as StepFailure {
             throw failure
         } catch {

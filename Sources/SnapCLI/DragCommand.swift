@@ -3,13 +3,14 @@ import SizeSelectorContract
 import SnapSettings
 #if canImport(Glibc)
 import Glibc
+import SnapTexts
 #endif
 
 /// `snapsizectl drag X1 X2 … --release X | --cancel`: a scripted pointer gesture on one connection.
 struct DragCommand: Command {
     static let name = "drag"
-    static let abstract = "Play a pointer gesture: Preview at each x, then Commit at the --release x (or --cancel)."
-    static let discussion = """
+    static let abstract = tr("Play a pointer gesture: Preview at each x, then Commit at the --release x (or --cancel).")
+    static let discussion = tr("""
         The x values are positions on the track in points (see 'status' for its width and inset). One
         connection holds the preview for the whole gesture. Prints each previewed size, then the result:
           preview 40
@@ -19,13 +20,13 @@ struct DragCommand: Command {
         last line is 'cancel' and the committed size, unchanged. With --json one object:
           {"previews":[{"x":80,"index":1,"size":40}],"result":"commit","x":130,"index":2,"size":60}
         Ctrl-C during the gesture cancels the preview (exit 130).
-        """
+        """)
     static let requiredOptions: Set<String> = []
     static let arguments: [ArgumentSpec] = [
-        .positional("x", repeating: true, help: "Pointer positions to preview, in order."),
-        .option("release", value: "x", help: "Release here: commit the size under this x."),
-        .flag("cancel", help: "Cancel at the end instead of releasing."),
-        .option("interval", value: "seconds", help: "Pause between the steps (default 0)."),
+        .positional("x", repeating: true, help: tr("Pointer positions to preview, in order.")),
+        .option("release", value: "x", help: tr("Release here: commit the size under this x.")),
+        .flag("cancel", help: tr("Cancel at the end instead of releasing.")),
+        .option("interval", value: "seconds", help: tr("Pause between the steps (default 0).")),
         CommonArguments.json, CommonArguments.timeout,
     ]
 
@@ -43,10 +44,10 @@ struct DragCommand: Command {
         } catch {
             throw UsageError(error.message)
         }
-        guard interval >= 0, interval <= 3600 else { throw UsageError("--interval: give 0 to 3600 seconds") }
+        guard interval >= 0, interval <= 3600 else { throw UsageError(tr("--interval: give 0 to 3600 seconds")) }
         switch (release, arguments.has("cancel")) {
-        case (nil, false): throw UsageError("end the gesture with --release <x> or --cancel")
-        case (_?, true): throw UsageError("give --release <x> or --cancel, not both")
+        case (nil, false): throw UsageError(tr("end the gesture with --release <x> or --cancel"))
+        case (_?, true): throw UsageError(tr("give --release <x> or --cancel, not both"))
         default: break
         }
         json = arguments.has("json")
@@ -108,7 +109,7 @@ struct DragCommand: Command {
             let state = try? client.state()
             if let state { report(SelectorReply(index: state.selectedIndex, size: state.selectedSize),
                                   console: console, previews: previews, cancelled: true) }
-            throw CommandFailure(.interrupted, "interrupted: the preview was cancelled")
+            throw CommandFailure(.interrupted, tr("interrupted: the preview was cancelled"))
         }
     }
 

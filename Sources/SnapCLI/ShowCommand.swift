@@ -1,11 +1,12 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// `snapsizectl show`: a picture of the track.
 struct ShowCommand: StateReportCommand {
     static let name = "show"
-    static let abstract = "Draw the track: the sizes, the thumb at the shown size, the committed size if a preview differs."
-    static let discussion = """
+    static let abstract = tr("Draw the track: the sizes, the thumb at the shown size, the committed size if a preview differs.")
+    static let discussion = tr("""
         The thumb is in brackets at the shown size: '20 - 40 - [60] - 80 - 100'. While a preview shows another
         size, the committed one is in parentheses and a second line says which is which:
           20 - 40 - (60) - [80] - 100
@@ -13,7 +14,7 @@ struct ShowCommand: StateReportCommand {
         On a terminal the line is drawn with Unicode ('─') and colour (the thumb bold and reversed, the
         committed size underlined); NO_COLOR or TERM=dumb turn colour off. Piped: plain ASCII, as above.
         With --json: {"sizes":[...],"shownIndex":3,"selectedIndex":2,"previewing":true,"text":"..."}.
-        """
+        """)
     let json: Bool
     let daemon: DaemonOptions
 
@@ -55,7 +56,8 @@ struct ShowCommand: StateReportCommand {
         }
         var text = ticks.joined(separator: style == .ascii ? " - " : " ─ ") + "\n"
         if differs {
-            text += "preview \(state.shownSize) \(state.unit), committed \(state.selectedSize) \(state.unit)\n"
+            text += tr("preview %s, committed %s", state.valueText(index: state.shownIndex),
+                       state.valueText(index: state.selectedIndex)) + "\n"
         }
         return text
     }

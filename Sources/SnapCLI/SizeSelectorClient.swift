@@ -1,6 +1,7 @@
 import DBusKit
 import SizeSelectorContract
 import SnapCore
+import SnapTexts
 
 extension SelectorState {
     /// The core's mapping for this daemon's sizes and track, to turn an index into an x for Preview.
@@ -10,10 +11,10 @@ extension SelectorState {
         return Snapper(sizes: sizeSet, track: track, layout: layout)
     }
 
-    /// The words after the number in the value text ("points" in "60 points").
-    public var unit: String {
-        let prefix = String(shownSize) + " "
-        return valueText.hasPrefix(prefix) ? String(valueText.dropFirst(prefix.count)) : "points"
+    /// The daemon's value text of the size at `index` ("60 points"); the bare number if it sent none.
+    public func valueText(index: Int) -> String {
+        if valueTexts.indices.contains(index) { return valueTexts[index] }
+        return sizes.indices.contains(index) ? String(sizes[index]) : String(index)
     }
 }
 
@@ -129,14 +130,18 @@ extension CommandFailure {
         let name = error.name, raw = name.rawValue
         switch name {
         case .serviceUnknown, .nameHasNoOwner:
-            self.init(.unavailable, "snapsized is not running and cannot be activated (\(raw): \(error.message))")
+            self.init(.unavailable, tr("snapsized is not running and cannot be activated (%s: %s)", raw, error.message))
         case .badAddress, .disconnected, .fileNotFound, .noServer, .noNetwork, .authFailed:
-            self.init(.unavailable, "cannot reach the session bus (\(raw): \(error.message))")
+            self.init(.unavailable, tr("cannot reach the session bus (%s: %s)", raw, error.message))
         case _ where name.isActivationFailure:
-            self.init(.unavailable, "snapsized could not be activated (\(raw): \(error.message))")
+            self.init(.unavailable, tr("snapsized could not be activated (%s: %s)", raw, error.message))
         case .noReply, .timeout:
-            let within = timeoutSeconds.map { " within \(formatSeconds($0)) s" } ?? ""
-            self.init(.unavailable, "snapsized did not answer\(within) (\(raw): \(error.message))")
+            if let timeoutSeconds {
+                self.init(.unavailable, tr("snapsized did not answer within %s s (%s: %s)", formatSeconds(timeoutSeconds),
+                                           raw, error.message))
+            } else {
+                self.init(.unavailable, tr("snapsized did not answer (%s: %s)", raw, error.message))
+            }
         case .unexpectedReply:
             self.init(.internalError, error.message)
         default:

@@ -1,11 +1,12 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// `snapsizectl status`: every property of the selector, aligned.
 struct StatusCommand: StateReportCommand {
     static let name = "status"
-    static let abstract = "Print everything: sizes, committed and shown size, preview, value text, label, layout."
-    static let discussion = """
+    static let abstract = tr("Print everything: sizes, committed and shown size, preview, value text, label, layout.")
+    static let discussion = tr("""
         Plain output is one 'key: value' line per property, values aligned:
           label:       Circle size
           sizes:       20 40 60 80 100
@@ -13,7 +14,7 @@ struct StatusCommand: StateReportCommand {
           ...
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
         shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
-        """
+        """)
     let json: Bool
     let daemon: DaemonOptions
 

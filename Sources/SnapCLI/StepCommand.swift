@@ -1,4 +1,5 @@
 import DBusKit
+import SnapTexts
 
 /// What `inc` and `dec` share: parse `[N]`, step, print, and mention a limit on stderr.
 protocol StepCommand: Command {
@@ -11,14 +12,14 @@ protocol StepCommand: Command {
 
 extension StepCommand {
     static var stepArguments: [ArgumentSpec] { [
-        .positional("n", optional: true, help: "How many steps (default 1); the selection stops at the end of the list."),
+        .positional("n", optional: true, help: tr("How many steps (default 1); the selection stops at the end of the list.")),
         CommonArguments.json, CommonArguments.timeout,
     ] }
 
     static func parseSteps(_ arguments: ParsedArguments) throws(UsageError) -> Int {
         guard let text = arguments.positionals.first else { return 1 }
         guard let value = Int(text), value >= 1, value <= Int(Int32.max) else {
-            throw UsageError("'\(text)' is not a number of steps (1, 2, 3, ...)")
+            throw UsageError(tr("'%s' is not a number of steps (1, 2, 3, ...)", text))
         }
         return value
     }
@@ -32,10 +33,9 @@ extension StepCommand {
         let reply = try daemon.perform { () throws(MethodError) in try client.step(by: steps) }
         printSelection(reply, json: json, context.console, withLimit: true)
         if reply.atLimit {
-            let unit = (try? client.state().unit) ?? "points"
-            let end = Self.direction > 0 ? "largest" : "smallest"
+            let valueText = (try? client.state())?.valueText(index: reply.index) ?? String(reply.size)
             let moved = before.map { $0 != reply.index } ?? false
-            context.console.errorLine("\(moved ? "stopped" : "already") at the \(end) size, \(reply.size) \(unit)")
+            context.console.errorLine(Texts.limitNote(largest: Self.direction > 0, moved: moved, valueText: valueText))
         }
     }
 }
@@ -43,13 +43,13 @@ extension StepCommand {
 /// `snapsizectl inc [N]`.
 struct IncCommand: StepCommand {
     static let name = "inc"
-    static let abstract = "Commit the next larger size (or N steps larger)."
-    static let discussion = """
+    static let abstract = tr("Commit the next larger size (or N steps larger).")
+    static let discussion = tr("""
         Prints the committed size. At the largest size nothing changes, the size is printed as usual and
         stderr says 'already at the largest size, 100 points' (N steps that stop early there: 'stopped at
         the largest size, 100 points'); the exit status is still 0.
         With --json: {"index":3,"size":80,"atLimit":false}. Refused while a preview is open (exit 1).
-        """
+        """)
     static let direction = 1
     static var arguments: [ArgumentSpec] { stepArguments }
     let steps: Int, json: Bool, daemon: DaemonOptions

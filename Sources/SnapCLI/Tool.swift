@@ -1,3 +1,5 @@
+import SnapTexts
+
 /// `snapsizectl`: finds the subcommand, parses and validates its arguments, runs it, and turns
 /// every outcome into one of the documented exit statuses.
 public enum Tool {
@@ -34,9 +36,9 @@ public enum Tool {
         }
         guard let command = command(named: first) else {
             if let close = suggestion(for: first, among: commands.map { $0.name }) {
-                console.errorLine("\(name): unknown command '\(first)'. Did you mean '\(close)'?")
+                console.errorLine(tr("%s: unknown command '%s'. Did you mean '%s'?", name, first, close))
             } else {
-                console.errorLine("\(name): unknown command '\(first)'. Run '\(name) --help' for the list.")
+                console.errorLine(tr("%s: unknown command '%s'. Run '%s --help' for the list.", name, first, name))
             }
             return ExitCode.usage.rawValue
         }
@@ -70,24 +72,20 @@ public enum Tool {
     public static func helpText() -> String {
         let width = (commands.map { $0.name.count }.max() ?? 0) + 2
         let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
-        return """
-            USAGE: \(name) <command> [options]
-
-            Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.
-
-            COMMANDS:
-            \(list.joined(separator: "\n"))
-
-            OPTIONS:
-              -h, --help    Show this help; '\(name) <command> --help' shows a command's.
-              --version     Show the version.
-              Commands that call snapsized take --timeout <seconds> (default 25); those that print data take --json.
-
-            EXIT STATUS:
-              0 success, 1 the daemon refused the request, 64 usage error,
-              69 the daemon is not running and cannot be activated, 70 internal error,
-              130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
-
-            """
+        return tr("USAGE: %s <command> [options]", name) + "\n\n"
+            + tr("Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.") + "\n\n"
+            + tr("COMMANDS:") + "\n" + list.joined(separator: "\n") + "\n\n"
+            + tr("OPTIONS:") + "\n"
+            + tr("""
+                  -h, --help    Show this help; '%s <command> --help' shows a command's.
+                  --version     Show the version.
+                  Commands that call snapsized take --timeout <seconds> (default 25); those that print data take --json.
+                """, name) + "\n\n"
+            + tr("EXIT STATUS:") + "\n"
+            + tr("""
+                  0 success, 1 the daemon refused the request, 64 usage error,
+                  69 the daemon is not running and cannot be activated, 70 internal error,
+                  130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
+                """) + "\n"
     }
 }

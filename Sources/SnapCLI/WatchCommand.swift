@@ -2,13 +2,14 @@ import DBusKit
 import SizeSelectorContract
 #if canImport(Glibc)
 import Glibc
+import SnapTexts
 #endif
 
 /// `snapsizectl watch`: one line per change until interrupted.
 struct WatchCommand: Command {
     static let name = "watch"
-    static let abstract = "Print every change (preview, commit, cancel) as it happens, until interrupted."
-    static let discussion = """
+    static let abstract = tr("Print every change (preview, commit, cancel) as it happens, until interrupted.")
+    static let discussion = tr("""
         One line per change: the phase, the index, the size and the value text, e.g.
           preview 3 80 80 points
           commit 3 80 80 points
@@ -18,9 +19,9 @@ struct WatchCommand: Command {
         that left, a timeout). With --json one object per line:
           {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
         A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
-        """
+        """)
     static let arguments: [ArgumentSpec] = [
-        .option("count", value: "n", help: "Stop after n changes."),
+        .option("count", value: "n", help: tr("Stop after n changes.")),
         CommonArguments.json, CommonArguments.timeout,
     ]
 
@@ -31,7 +32,7 @@ struct WatchCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
         if let text = arguments["count"] {
-            guard let value = Int(text), value >= 1 else { throw UsageError("--count: '\(text)' is not a number of changes (1, 2, ...)") }
+            guard let value = Int(text), value >= 1 else { throw UsageError(tr("--count: '%s' is not a number of changes (1, 2, ...)", text)) }
             count = value
         } else {
             count = nil
@@ -84,9 +85,9 @@ struct WatchCommand: Command {
         loop.onSignal(SIGINT) { loop.stop() }
         loop.onSignal(SIGTERM) { loop.stop() }
         if let state {
-            console.errorLine("Watching \(state.label), now \(state.valueText); Ctrl-C to stop.")
+            console.errorLine(tr("Watching %s, now %s; Ctrl-C to stop.", state.label, state.valueText))
         }
         loop.run()
-        if lost { throw CommandFailure(.unavailable, "the session bus went away") }
+        if lost { throw CommandFailure(.unavailable, tr("the session bus went away")) }
     }
 }

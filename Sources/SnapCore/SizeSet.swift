@@ -30,7 +30,7 @@ public struct SizeSet: Equatable, Sendable {
     ///
     /// Ties go to the larger size; values beyond either end clamp to that end.
     public func index(nearestTo value: Double) throws(SnapError) -> Int {
-        guard value.isFinite else { throw .nonFinite(what: "the size") }
+        guard value.isFinite else { throw .nonFinite(what: .size) }
         return nearestIndex(finite: value)
     }
 

@@ -17,7 +17,7 @@ public struct Snapper: Equatable, Sendable {
     /// Positions beyond either end select that end; they are never discarded.
     @inline(__always)
     public func index(at x: Double) throws(SnapError) -> Int {
-        guard x.isFinite else { throw .nonFinite(what: "the pointer position x") }
+        guard x.isFinite else { throw .nonFinite(what: .pointerPosition) }
         let intervals = sizes.count - 1
         if intervals == 0 { return 0 }
         // offset * intervals / usable is the spec's clamp(fraction) * intervals, multiplied before
@@ -52,7 +52,7 @@ public struct Snapper: Equatable, Sendable {
     /// An index given as a number (an accessibility value write such as 3.6): rounded to nearest
     /// with ties away from zero, then clamped to the valid indexes.
     public func index(roundingIndexValue value: Double) throws(SnapError) -> Int {
-        guard value.isFinite else { throw .nonFinite(what: "the value") }
+        guard value.isFinite else { throw .nonFinite(what: .indexValue) }
         let rounded = value.rounded(.toNearestOrAwayFromZero)
         return Int(min(max(rounded, 0), Double(sizes.lastIndex)))
     }

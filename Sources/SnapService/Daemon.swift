@@ -98,7 +98,7 @@ public enum Daemon {
         }
         // `index` comes from SizeSet's own lookups, so it is always valid.
         let selection = try! Selection(snapper: settings.snapper, committed: index)
-        return SelectionModel(selection: selection, presentation: settings.presentation, store: store)
+        return SelectionModel(selection: selection, texts: settings.texts, store: store)
     }
 
     /// Connects, exports, takes the name and runs the loop; returns how it ended.

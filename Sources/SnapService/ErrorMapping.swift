@@ -1,12 +1,13 @@
 import DBusKit
 import SizeSelectorContract
 import SnapCore
+import SnapTexts
 
 /// The one place core errors become bus errors. No `default`: a new SnapError case does not
 /// compile until it is given a name here.
 extension SnapError: DBusErrorConvertible {
     public var dbusError: MethodError {
-        let message = description.prefix(1).uppercased() + description.dropFirst() + "."
+        let message = Texts.refusal(self)
         switch self {
         case .previewActive:
             return MethodError(.previewActive, message)
@@ -24,7 +25,7 @@ extension ModelError: DBusErrorConvertible {
         case .refused(let error):
             return error.dbusError
         case .saveFailed(let problem):
-            return MethodError(.failed, "The size could not be saved, so nothing changed: \(problem).")
+            return MethodError(.failed, Texts.saveFailed(problem))
         }
     }
 }

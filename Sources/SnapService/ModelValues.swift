@@ -11,7 +11,8 @@ struct ModelValues: SelectorValues {
     var shownSize: Int { model.shownSize }
     var previewing: Bool { model.isPreviewing }
     var valueText: String { model.valueText }
-    var label: String { model.presentation.label }
+    var valueTexts: [String] { model.valueTexts }
+    var label: String { model.texts.label }
     var trackWidth: Double { model.snapper.track.width }
     var trackInset: Double { model.snapper.track.inset }
     var layout: String { model.snapper.layout.rawValue }

@@ -1,4 +1,5 @@
 import SnapCore
+import SnapTexts
 
 /// Why the model refused a request.
 public enum ModelError: Error, Equatable {
@@ -16,13 +17,17 @@ public enum ModelError: Error, Equatable {
 /// save refuses the request and leaves everything as it was.
 public final class SelectionModel {
     public private(set) var selection: Selection
-    public let presentation: Presentation
+    /// The words for this selection (label, value texts, description), in the daemon's language.
+    public let texts: Texts
+    /// The value text of every allowed size, composed once: `ValueTexts`, and `ValueText` is one of them.
+    public let valueTexts: [String]
     private let store: StateStore?
     private var observers: [(SelectionChange) -> Void] = []
 
-    public init(selection: Selection, presentation: Presentation, store: StateStore?) {
+    public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
         self.selection = selection
-        self.presentation = presentation
+        self.texts = texts
+        valueTexts = texts.valueTexts(selection.sizes)
         self.store = store
     }
 
@@ -74,6 +79,6 @@ public final class SelectionModel {
     public var shownSize: Int { selection.shownSize }
     public var isPreviewing: Bool { selection.isPreviewing }
     public var previewOwner: PreviewOwner? { selection.preview?.owner }
-    public var valueText: String { presentation.valueText(size: selection.shownSize) }
-    public var committedValueText: String { presentation.valueText(size: selection.committedSize) }
+    public var valueText: String { valueTexts[selection.shown] }
+    public var committedValueText: String { valueTexts[selection.committed] }
 }

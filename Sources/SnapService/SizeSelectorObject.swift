@@ -1,6 +1,7 @@
 import DBusKit
 import SizeSelectorContract
 import SnapCore
+import SnapTexts
 
 /// org.snapsize.SizeSelector1 at /org/snapsize/SizeSelector1: one table of methods, properties and
 /// signals (dbus/org.snapsize.SizeSelector1.xml is the truth; a test compares them), handlers that
@@ -61,10 +62,7 @@ public final class SizeSelectorObject {
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
                 guard let focus = self.focus else {
-                    throw MethodError(.noAccessibility,
-                        "The accessible slider is not on an accessibility bus (snapsized was started with "
-                        + "--no-accessibility, or no accessibility bus is running: start at-spi-bus-launcher, "
-                        + "or turn on assistive technologies in your desktop settings).")
+                    throw MethodError(.noAccessibility, Texts.noAccessibility)
                 }
                 focus()
                 return []

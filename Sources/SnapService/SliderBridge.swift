@@ -1,5 +1,6 @@
 import AtSpi
 import SnapCore
+import SnapTexts
 
 /// The accessible slider's view of the selection: reads through the model, writes through the
 /// same core transitions as the D-Bus methods (SetIndex's path for a value write, Increment's for
@@ -11,10 +12,14 @@ final class SliderBridge: SliderSource {
     init(model: SelectionModel) {
         self.model = model
         trackWidth = model.snapper.track.width
+        label = model.texts.label
+        choicesDescription = model.texts.description(of: model.sizes)
     }
 
-    var label: String { model.presentation.label }
-    var choicesDescription: String { model.presentation.choices(model.sizes) }
+    let label: String
+    let choicesDescription: String
+    let largerAction = Texts.largerAction
+    let smallerAction = Texts.smallerAction
     var indexValue: Double { Double(model.shownIndex) }
     var minimumIndexValue: Double { 0 }
     var maximumIndexValue: Double { Double(model.sizes.lastIndex) }

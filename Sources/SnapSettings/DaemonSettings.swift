@@ -1,4 +1,5 @@
 import SnapCore
+import SnapTexts
 
 /// Everything `snapsized` is configured with, after flags and the config file are merged.
 public struct DaemonSettings: Equatable, Sendable {
@@ -10,7 +11,8 @@ public struct DaemonSettings: Equatable, Sendable {
     }
 
     public var snapper = Snapper()
-    public var presentation = Presentation()
+    /// The label and unit the user gave, if any; the words themselves come from SnapTexts.
+    public var texts = Texts()
     /// The size to start with when no saved state exists (snapped to the allowed sizes).
     public var initialSize: Int?
     /// Seconds without a Preview call after which an open preview is cancelled.
@@ -36,19 +38,19 @@ public struct DaemonOption: Sendable {
 
     /// Every option `snapsized` accepts, in `--help` order. Config files use the same names as keys.
     public static let all: [DaemonOption] = [
-        DaemonOption(name: "sizes", valueName: "list", help: "Allowed sizes, strictly increasing (default 20,40,60,80,100)."),
-        DaemonOption(name: "initial", valueName: "size", help: "Size to start with when none is saved (snapped; default the middle size)."),
-        DaemonOption(name: "label", valueName: "text", help: "What the control is called (default \"Circle size\")."),
-        DaemonOption(name: "unit", valueName: "text", help: "Unit spoken after a size (default \"points\")."),
-        DaemonOption(name: "layout", valueName: "ordinal|numeric", help: "How sizes are spread on the track (default ordinal)."),
-        DaemonOption(name: "track-width", valueName: "points", help: "Track width (default 336)."),
-        DaemonOption(name: "track-inset", valueName: "points", help: "Thumb radius at each end of the track (default 12)."),
-        DaemonOption(name: "preview-timeout", valueName: "seconds", help: "Cancel a preview after this long without a Preview call (default 30)."),
-        DaemonOption(name: "state-file", valueName: "path", help: "Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state)."),
-        DaemonOption(name: "no-state", valueName: nil, help: "Neither restore nor save the committed size."),
-        DaemonOption(name: "no-accessibility", valueName: nil, help: "Do not join the accessibility bus."),
-        DaemonOption(name: "announce", valueName: "changes|never", help: "Announce committed changes to screen readers when unfocused (default changes)."),
-        DaemonOption(name: "config", valueName: "path", help: "Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names."),
+        DaemonOption(name: "sizes", valueName: "list", help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
+        DaemonOption(name: "initial", valueName: "size", help: tr("Size to start with when none is saved (snapped; default the middle size).")),
+        DaemonOption(name: "label", valueName: "text", help: tr("What the control is called (default \"%s\").", Texts().label)),
+        DaemonOption(name: "unit", valueName: "text", help: tr("Unit spoken after a size (default: points, as in \"%s\").", Texts().valueText(size: 60))),
+        DaemonOption(name: "layout", valueName: "ordinal|numeric", help: tr("How sizes are spread on the track (default ordinal).")),
+        DaemonOption(name: "track-width", valueName: "points", help: tr("Track width (default 336).")),
+        DaemonOption(name: "track-inset", valueName: "points", help: tr("Thumb radius at each end of the track (default 12).")),
+        DaemonOption(name: "preview-timeout", valueName: "seconds", help: tr("Cancel a preview after this long without a Preview call (default 30).")),
+        DaemonOption(name: "state-file", valueName: "path", help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
+        DaemonOption(name: "no-state", valueName: nil, help: tr("Neither restore nor save the committed size.")),
+        DaemonOption(name: "no-accessibility", valueName: nil, help: tr("Do not join the accessibility bus.")),
+        DaemonOption(name: "announce", valueName: "changes|never", help: tr("Announce committed changes to screen readers when unfocused (default changes).")),
+        DaemonOption(name: "config", valueName: "path", help: tr("Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names.")),
     ]
 }
 
@@ -69,7 +71,7 @@ public enum DaemonArguments {
             index += 1
             if word == "--help" || word == "-h" { return .help }
             if word == "--version" { return .version }
-            guard word.hasPrefix("--") else { throw InvalidValue("unexpected argument '\(word)'") }
+            guard word.hasPrefix("--") else { throw InvalidValue(tr("unexpected argument '%s'", word)) }
             var name = String(word.dropFirst(2))
             var value: String?
             if let equals = name.firstIndex(of: "=") {
@@ -77,15 +79,15 @@ public enum DaemonArguments {
                 name = String(name[..<equals])
             }
             guard let option = DaemonOption.all.first(where: { $0.name == name }) else {
-                throw InvalidValue("unknown option '--\(name)'; see --help")
+                throw InvalidValue(tr("unknown option '--%s'; see --help", name))
             }
             if option.valueName == nil {
-                if value != nil { throw InvalidValue("--\(name) takes no value") }
+                if value != nil { throw InvalidValue(tr("--%s takes no value", name)) }
                 flags[name] = ""
             } else if let value {
                 flags[name] = value
             } else {
-                guard index < words.count else { throw InvalidValue("--\(name) needs a value") }
+                guard index < words.count else { throw InvalidValue(tr("--%s needs a value", name)) }
                 flags[name] = words[index]
                 index += 1
             }
@@ -101,16 +103,16 @@ public enum DaemonArguments {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw InvalidValue("\(path):\(number + 1): expected 'key = value', got '\(trimmed)'")
+                throw InvalidValue(tr("%s:%d: expected 'key = value', got '%s'", path, number + 1, trimmed))
             }
             let key = trimmed[..<equals].trimmingWhitespace()
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
             guard let option = DaemonOption.all.first(where: { $0.name == key }), key != "config" else {
-                throw InvalidValue("\(path):\(number + 1): unknown key '\(key)'")
+                throw InvalidValue(tr("%s:%d: unknown key '%s'", path, number + 1, key))
             }
             if option.valueName == nil {
                 guard ["true", "yes", "1"].contains(value) || ["false", "no", "0"].contains(value) else {
-                    throw InvalidValue("\(path):\(number + 1): \(key) must be true or false")
+                    throw InvalidValue(tr("%s:%d: %s must be true or false", path, number + 1, key))
                 }
                 if ["true", "yes", "1"].contains(value) { values[key] = "" }
             } else {
@@ -131,20 +133,20 @@ public enum DaemonArguments {
         let inset = try merged["track-inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--track-inset") } ?? Track.standard.inset
         let layout = try merged["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) } ?? .ordinal
         settings.snapper = Snapper(sizes: sizes, track: try OptionValues.track(width: width, inset: inset), layout: layout)
-        settings.presentation = Presentation(label: merged["label"] ?? "Circle size", unit: merged["unit"] ?? "points")
-        if let label = merged["label"], label.isEmpty { throw InvalidValue("--label: the label must not be empty") }
+        settings.texts = Texts(label: merged["label"], unit: merged["unit"])
+        if let label = merged["label"], label.isEmpty { throw InvalidValue(tr("--label: the label must not be empty")) }
         settings.initialSize = try merged["initial"].map { text throws(InvalidValue) in try OptionValues.integer(text, option: "--initial") }
         if let timeout = merged["preview-timeout"] {
             let seconds = try OptionValues.number(timeout, option: "--preview-timeout")
             guard seconds > 0, seconds <= 86_400 else {
-                throw InvalidValue("--preview-timeout: give a number of seconds above 0 and at most 86400")
+                throw InvalidValue(tr("--preview-timeout: give a number of seconds above 0 and at most 86400"))
             }
             settings.previewTimeout = seconds
         }
         if merged["no-state"] != nil {
             settings.stateFile = nil
         } else if let path = merged["state-file"] {
-            guard !path.isEmpty else { throw InvalidValue("--state-file: the path must not be empty") }
+            guard !path.isEmpty else { throw InvalidValue(tr("--state-file: the path must not be empty")) }
             settings.stateFile = path
         } else {
             settings.stateFile = defaultStateFile
@@ -152,7 +154,7 @@ public enum DaemonArguments {
         settings.accessibility = merged["no-accessibility"] == nil
         if let announce = merged["announce"] {
             guard let value = DaemonSettings.Announce(rawValue: announce) else {
-                throw InvalidValue("--announce: '\(announce)' is not one of changes, never")
+                throw InvalidValue(tr("--announce: '%s' is not one of changes, never", announce))
             }
             settings.announce = value
         }
@@ -163,23 +165,20 @@ public enum DaemonArguments {
     public static func helpText() -> String {
         let rows = DaemonOption.all.map { option in
             ("--" + option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
-        } + [("-h, --help", "Show this help."), ("--version", "Show the version.")]
+        } + [("-h, --help", tr("Show this help.")), ("--version", tr("Show the version."))]
         let width = (rows.map { $0.0.count }.max() ?? 0) + 2
         let table = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + $0.1 }
-        return """
-            USAGE: snapsized [options]
-
-            Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
-            as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
-            else the socket $XDG_RUNTIME_DIR/bus.
-
-            OPTIONS:
-            \(table.joined(separator: "\n"))
-
-            EXIT STATUS:
-              0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
-              75 the session bus went away (restart me).
-
-            """
+        return tr("USAGE: %s [options]", "snapsized") + "\n\n"
+            + tr("""
+                Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
+                as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
+                else the socket $XDG_RUNTIME_DIR/bus.
+                """) + "\n\n"
+            + tr("OPTIONS:") + "\n" + table.joined(separator: "\n") + "\n\n"
+            + tr("EXIT STATUS:") + "\n"
+            + tr("""
+                  0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
+                  75 the session bus went away (restart me).
+                """) + "\n"
     }
 }

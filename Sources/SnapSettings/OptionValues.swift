@@ -1,4 +1,5 @@
 import SnapCore
+import SnapTexts
 
 /// A value a person typed (a flag, a config line) that cannot be used, with the sentence to show them.
 public struct InvalidValue: Error, Equatable, Sendable, CustomStringConvertible {
@@ -17,25 +18,25 @@ public enum OptionValues {
         var values: [Int] = []
         for part in parts {
             guard let value = Int(part) else {
-                throw InvalidValue("\(option): '\(part)' is not a whole number; give sizes like 20,40,60,80,100")
+                throw InvalidValue(tr("%s: '%s' is not a whole number; give sizes like 20,40,60,80,100", option, part))
             }
             // Sizes travel on D-Bus as int32 ('i').
             guard value >= Int(Int32.min), value <= Int(Int32.max) else {
-                throw InvalidValue("\(option): \(value) is too large; sizes must lie within \(Int32.min)...\(Int32.max)")
+                throw InvalidValue(tr("%s: %d is too large; sizes must lie within %d...%d", option, value, Int(Int32.min), Int(Int32.max)))
             }
             values.append(value)
         }
         do {
             return try SizeSet(values)
         } catch {
-            throw InvalidValue("\(option): \(error)")
+            throw InvalidValue(option + ": " + Texts.refusal(error))
         }
     }
 
     /// A finite decimal number such as 51 or 51.5.
     public static func number(_ text: String, option: String) throws(InvalidValue) -> Double {
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
-            throw InvalidValue("\(option): '\(text)' is not a finite number")
+            throw InvalidValue(tr("%s: '%s' is not a finite number", option, text))
         }
         return value
     }
@@ -43,7 +44,7 @@ public enum OptionValues {
     /// A whole number such as 60 or -2.
     public static func integer(_ text: String, option: String) throws(InvalidValue) -> Int {
         guard let value = Int(text.trimmingWhitespace()) else {
-            throw InvalidValue("\(option): '\(text)' is not a whole number")
+            throw InvalidValue(tr("%s: '%s' is not a whole number", option, text))
         }
         return value
     }
@@ -51,8 +52,7 @@ public enum OptionValues {
     /// "ordinal" or "numeric".
     public static func layout(_ text: String, option: String = "--layout") throws(InvalidValue) -> Layout {
         guard let layout = Layout(rawValue: text.trimmingWhitespace()) else {
-            let names = Layout.allCases.map(\.rawValue).joined(separator: " or ")
-            throw InvalidValue("\(option): '\(text)' is not a layout; use \(names)")
+            throw InvalidValue(tr("%s: '%s' is not a layout; use ordinal or numeric", option, text))
         }
         return layout
     }
@@ -62,7 +62,7 @@ public enum OptionValues {
         do {
             return try Track(width: width, inset: inset)
         } catch {
-            throw InvalidValue("--track-width/--track-inset: \(error)")
+            throw InvalidValue("--track-width/--track-inset: " + Texts.refusal(error))
         }
     }
 }

@@ -6,7 +6,9 @@ import SizeSelectorContract
 /// A client that answers from memory, to test commands without a bus.
 final class FakeClient: SizeSelectorClient {
     var current = SelectorState(sizes: [20, 40, 60, 80, 100], selectedIndex: 2, selectedSize: 60, shownIndex: 2, shownSize: 60,
-                                previewing: false, valueText: "60 points", label: "Circle size", trackWidth: 336,
+                                previewing: false, valueText: "60 points",
+                                valueTexts: ["20 points", "40 points", "60 points", "80 points", "100 points"],
+                                label: "Circle size", trackWidth: 336,
                                 trackInset: 12, layout: "ordinal")
     var refusal: MethodError?
 

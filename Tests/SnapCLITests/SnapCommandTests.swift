@@ -30,7 +30,7 @@ struct SnapCommandTests {
         (["--x", "abc"], "--x: 'abc' is not a finite number"),
         ([], "missing --x <x>"),
         (["--x"], "--x needs a value"),
-        (["--x", "1", "--sizes", "60,20"], "the sizes must strictly increase"),
+        (["--x", "1", "--sizes", "60,20"], "--sizes: The sizes must strictly increase"),
         (["--x", "1", "--sizes", ""], "'' is not a whole number"),
         (["--x", "1", "--sizes", "20,forty"], "'forty' is not a whole number"),
         (["--x", "1", "--width", "24"], "must be finite and larger than twice the inset"),

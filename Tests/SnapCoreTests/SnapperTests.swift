@@ -29,7 +29,7 @@ struct OrdinalMappingTests {
 
     @Test("non-finite x is a typed error, never index 0", arguments: [Double.nan, .infinity, -.infinity, .signalingNaN])
     func nonFinite(x: Double) {
-        #expect(throws: SnapError.nonFinite(what: "the pointer position x")) { try snapper.index(at: x) }
+        #expect(throws: SnapError.nonFinite(what: .pointerPosition)) { try snapper.index(at: x) }
     }
 
     @Test("index -> position -> index round trips for every index")
@@ -198,12 +198,4 @@ struct ValueTests {
         #expect(try Snapper().index(roundingIndexValue: value) == expected)
     }
 
-    @Test("value text and description")
-    func text() {
-        let words = Presentation()
-        #expect(words.valueText(size: 60) == "60 points")
-        #expect(words.label == "Circle size")
-        #expect(words.choices(.standard) == "One of 20, 40, 60, 80, 100 points")
-        #expect(Presentation(label: "Brush", unit: "px").valueText(size: 3) == "3 px")
-    }
 }

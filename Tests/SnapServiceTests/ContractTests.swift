@@ -72,6 +72,7 @@ struct ContractTests {
 
 extension SelectorState {
     static let sample = SelectorState(sizes: [20, 40, 60, 80, 100], selectedIndex: 2, selectedSize: 60, shownIndex: 3,
-                                      shownSize: 80, previewing: true, valueText: "80 points", label: "Text size",
+                                      shownSize: 80, previewing: true, valueText: "80 points",
+                                      valueTexts: ["20 points", "40 points", "60 points", "80 points", "100 points"], label: "Text size",
                                       trackWidth: 336, trackInset: 12, layout: "ordinal")
 }

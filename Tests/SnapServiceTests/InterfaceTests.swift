@@ -74,6 +74,7 @@ struct InterfaceTests {
         #expect(all.stdout.contains("'ShownSize': <30>"))
         #expect(all.stdout.contains("'Previewing': <false>"))
         #expect(all.stdout.contains("'ValueText': <'30 px'>"))
+        #expect(all.stdout.contains("'ValueTexts': <['20 px', '30 px', '60 px', '100 px']>"))
         #expect(all.stdout.contains("'Label': <'Brush size'>"))
         #expect(all.stdout.contains("'TrackWidth': <200.0>"))
         #expect(all.stdout.contains("'TrackInset': <10.0>"))

@@ -1,6 +1,7 @@
 import Testing
 import SnapCore
 @testable import SnapSettings
+import SnapTexts
 
 @Suite("snapsized options and config file")
 struct DaemonSettingsTests {
@@ -17,7 +18,7 @@ struct DaemonSettingsTests {
     func defaults() throws {
         let value = try settings([])
         #expect(value.snapper == Snapper())
-        #expect(value.presentation == Presentation())
+        #expect(value.texts == Texts())
         #expect(value.initialIndex == 2)
         #expect(value.previewTimeout == 30)
         #expect(value.stateFile == "/tmp/state")
@@ -33,7 +34,7 @@ struct DaemonSettingsTests {
         ])
         #expect(value.snapper.sizes.sizes == [10, 20, 30])
         #expect(value.initialIndex == 1)
-        #expect(value.presentation == Presentation(label: "Brush", unit: "px"))
+        #expect(value.texts == Texts(label: "Brush", unit: "px"))
         #expect(value.snapper.layout == .numeric)
         #expect(value.snapper.track.width == 200 && value.snapper.track.inset == 10)
         #expect(value.previewTimeout == 0.5)
@@ -53,7 +54,7 @@ struct DaemonSettingsTests {
             """
         let value = try settings(["--label", "Brush"], config: text)
         #expect(value.snapper.sizes.sizes == [1, 2, 3])
-        #expect(value.presentation.label == "Brush")
+        #expect(value.texts.label == "Brush")
         #expect(!value.accessibility)
         #expect(try settings([], config: "no-state = false").stateFile == "/tmp/state")
     }

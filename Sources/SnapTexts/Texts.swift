@@ -1,0 +1,97 @@
+import SnapCore
+
+/// The words about the selection, in one place: what the daemon puts on the bus (`Label`,
+/// `ValueText`, `ValueTexts`, error messages), what the accessible slider says (name, description,
+/// value text, action names) and what the CLI says about sizes (limit notes).
+///
+/// The English here is the gettext msgid; po/ holds the translations, chosen by the process's
+/// language (see `Gettext`). A label or unit the user gave (`--label`, `--unit`) is used exactly as given.
+public struct Texts: Equatable, Sendable {
+    /// `--label` as given; nil means the default label, translated.
+    public let customLabel: String?
+    /// `--unit` as given; nil means points, with the language's plural forms.
+    public let customUnit: String?
+
+    public init(label: String? = nil, unit: String? = nil) {
+        customLabel = label
+        customUnit = unit
+    }
+
+    /// The accessible name and the `Label` property: "Circle size".
+    public var label: String { customLabel ?? tr("Circle size") }
+
+    /// What a screen reader speaks for a size, and `ValueText`: "60 points" (digits stay Western).
+    public func valueText(size: Int) -> String {
+        if let customUnit { return "\(size) \(customUnit)" }
+        return trn("%d point", "%d points", size, size)
+    }
+
+    /// The value text of every allowed size, in order (the `ValueTexts` property).
+    public func valueTexts(_ sizes: SizeSet) -> [String] { sizes.sizes.map(valueText(size:)) }
+
+    /// The accessible description: "One of 20, 40, 60, 80, 100 points".
+    public func description(of sizes: SizeSet) -> String {
+        // TRANSLATORS: the separator between the sizes in "One of 20, 40, 60, 80, 100 points".
+        let list = sizes.sizes.map(String.init).joined(separator: tr(", "))
+        if let customUnit { return tr("One of %s %s", list, customUnit) }
+        // TRANSLATORS: %s is the list of sizes; the plural form follows the largest size.
+        return trn("One of %s point", "One of %s points", sizes[sizes.lastIndex], list)
+    }
+
+    /// The slider's two actions (AT-SPI `GetLocalizedName`, `GetDescription`); their names
+    /// `increment`/`decrement` are not words and never change.
+    public static var largerAction: (name: String, description: String) {
+        (tr("Larger"), tr("Selects the next larger size"))
+    }
+    public static var smallerAction: (name: String, description: String) {
+        (tr("Smaller"), tr("Selects the next smaller size"))
+    }
+
+    /// A step that stopped at an end: "already at the largest size, 100 points" when nothing moved,
+    /// "stopped at the largest size, 100 points" when it moved and then met the end.
+    public static func limitNote(largest: Bool, moved: Bool, valueText: String) -> String {
+        switch (largest, moved) {
+        case (true, false): tr("already at the largest size, %s", valueText)
+        case (true, true): tr("stopped at the largest size, %s", valueText)
+        case (false, false): tr("already at the smallest size, %s", valueText)
+        case (false, true): tr("stopped at the smallest size, %s", valueText)
+        }
+    }
+
+    /// Why the core refused, as a sentence a person can act on (a D-Bus error message, or a usage
+    /// error after the option's name).
+    public static func refusal(_ error: SnapError) -> String {
+        switch error {
+        case .emptySizes:
+            return tr("The list of sizes is empty; give at least one size, for example 20,40,60,80,100.")
+        case .unsortedSizes(let position):
+            return tr("The sizes must strictly increase, but size number %d is not larger than the one before it.",
+                      position + 1)
+        case .invalidTrack(let width, let inset):
+            return tr("The track width %s must be finite and larger than twice the inset %s, which must be finite and not negative.",
+                      width, inset)
+        case .nonFinite(.pointerPosition):
+            return tr("The pointer position x must be a finite number (not NaN or infinity).")
+        case .nonFinite(.indexValue):
+            return tr("The value must be a finite number (not NaN or infinity).")
+        case .nonFinite(.size):
+            return tr("The size must be a finite number (not NaN or infinity).")
+        case .indexOutOfRange(let index, let count):
+            return tr("Index %d is out of range: valid indexes are 0 to %d.", index, count - 1)
+        case .previewActive(let owner):
+            return tr("A preview is open (held by %s); commit or cancel it first, or wait for it to end.", owner.id)
+        }
+    }
+
+    /// A commit refused because the state file could not be written; `problem` says why.
+    public static func saveFailed(_ problem: String) -> String {
+        tr("The size could not be saved, so nothing changed: %s.", problem)
+    }
+
+    /// `Focus` without an accessibility bus.
+    public static var noAccessibility: String {
+        tr("The accessible slider is not on an accessibility bus (snapsized was started with --no-accessibility, "
+           + "or no accessibility bus is running: start at-spi-bus-launcher, or turn on assistive technologies "
+           + "in your desktop settings).")
+    }
+}

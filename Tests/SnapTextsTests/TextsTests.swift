@@ -1,0 +1,44 @@
+import Testing
+import SnapCore
+import SnapTexts
+
+/// The English words (the msgids), in-process. The translations are tested through the real
+/// daemon, slider and CLI in LocalizationTests.
+@Suite("The words, in English")
+struct TextsTests {
+    @Test("label, value text with plural forms, description; --label and --unit exactly as given")
+    func words() throws {
+        let words = Texts()
+        #expect(words.label == "Circle size")
+        #expect(words.valueText(size: 60) == "60 points")
+        #expect(words.valueText(size: 1) == "1 point")
+        #expect(words.valueText(size: -1) == "-1 point")
+        #expect(words.description(of: .standard) == "One of 20, 40, 60, 80, 100 points")
+        #expect(words.description(of: try SizeSet([1])) == "One of 1 point")
+        #expect(words.valueTexts(try SizeSet([1, 2, 3])) == ["1 point", "2 points", "3 points"])
+        let custom = Texts(label: "Brush", unit: "px")
+        #expect(custom.label == "Brush" && custom.valueText(size: 1) == "1 px")
+        #expect(custom.description(of: try SizeSet([1, 2])) == "One of 1, 2 px")
+    }
+
+    @Test("actions and limit notes")
+    func actionsAndNotes() {
+        #expect(Texts.largerAction.name == "Larger" && Texts.smallerAction.name == "Smaller")
+        #expect(Texts.limitNote(largest: true, moved: false, valueText: "100 points") == "already at the largest size, 100 points")
+        #expect(Texts.limitNote(largest: false, moved: true, valueText: "20 points") == "stopped at the smallest size, 20 points")
+    }
+
+    @Test("every refusal explains itself in a sentence")
+    func refusals() {
+        let owner = PreviewOwner(":1.10")
+        let errors: [SnapError] = [
+            .emptySizes, .unsortedSizes(position: 1), .invalidTrack(width: 1, inset: 1), .nonFinite(what: .pointerPosition),
+            .nonFinite(what: .indexValue), .nonFinite(what: .size), .indexOutOfRange(index: 9, count: 5),
+            .previewActive(owner: owner),
+        ]
+        for error in errors { #expect(Texts.refusal(error).hasSuffix("."), "\(error)") }
+        #expect(Set(errors.map(Texts.refusal)).count == errors.count)
+        #expect(Texts.refusal(.previewActive(owner: owner)).contains(":1.10"))
+        #expect(Texts.refusal(.indexOutOfRange(index: 9, count: 5)) == "Index 9 is out of range: valid indexes are 0 to 4.")
+    }
+}
