@@ -10,35 +10,34 @@ import SnapSettings
 /// (and nothing else does); a change of the COMMITTED size while the slider does not hold focus
 /// becomes an announcement, coalesced so that a burst of steps yields one announcement carrying
 /// the latest value.
-final class AccessibilityService {
+///
+/// `Daemon` wires `selectionChanged` to the model and hands this object to the D-Bus side as its
+/// `FocusRequester`.
+final class AccessibilityService: FocusRequester {
     /// At most one announcement per this many seconds.
     static let announcementInterval = 0.25
 
     let model: SelectionModel
-    let object: SizeSelectorObject
-    let loop: EventLoop
     let announce: DaemonSettings.Announce
     let bus: AccessibilityBus
     private let bridge: SliderBridge
     private var app: AccessibleApplication?
     private var registration: Registration?
-    private var pendingAnnouncement: TimerID?
+    private var announcements: AnnouncementTimer!
 
-    init(model: SelectionModel, object: SizeSelectorObject, session: Connection, loop: EventLoop,
+    init(model: SelectionModel, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
         self.model = model
-        self.object = object
-        self.loop = loop
         self.announce = announce
         bridge = SliderBridge(model: model)
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
+        announcements = AnnouncementTimer(loop: loop, interval: Self.announcementInterval) { [unowned self] in
+            guard let app = self.app, !app.isFocused else { return }
+            app.announce(self.model.committedValueText)
+        }
     }
 
     func start() {
-        // First: a person waits on the screen reader (keypress -> value event -> speech), so the
-        // accessible-value event goes out before the session-bus signals (make bench: call ->
-        // accessible-value event); the session bus's PropertiesChanged/Committed keep their order.
-        model.observe(first: true) { [unowned self] change in self.changed(change) }
         bus.onJoin = { [unowned self] connection in self.joined(connection) }
         bus.onLeave = { [unowned self] in self.left() }
         bus.start()
@@ -63,27 +62,26 @@ final class AccessibilityService {
         registration.start()
         self.app = app
         self.registration = registration
-        object.focus = { [unowned app] in app.grabFocus() }
     }
 
     private func left() {
-        object.focus = nil
         app = nil
         registration = nil
-        if let pendingAnnouncement { loop.cancel(pendingAnnouncement) }
-        pendingAnnouncement = nil
+        announcements.cancel()
     }
 
-    private func changed(_ change: SelectionChange) {
+    /// The D-Bus `Focus` method: the slider takes screen-reader focus, if it is on a bus.
+    func requestFocus() -> Bool {
+        guard let app else { return false }
+        app.grabFocus()
+        return true
+    }
+
+    /// What the model reports changed: a new shown index is an accessible-value event; a new
+    /// committed size while the slider is not focused is an announcement (coalesced).
+    func selectionChanged(_ change: SelectionChange) {
         guard let app else { return }
         if change.shown != nil { app.valueChanged() }
-        if change.committed != nil, !app.isFocused, announce == .changes, pendingAnnouncement == nil {
-            // The timer reads the value when it fires, so it always carries the latest one.
-            pendingAnnouncement = loop.schedule(after: Self.announcementInterval) { [unowned self] in
-                self.pendingAnnouncement = nil
-                guard let app = self.app, !app.isFocused else { return }
-                app.announce(self.model.committedValueText)
-            }
-        }
+        if change.committed != nil, !app.isFocused, announce == .changes { announcements.changed() }
     }
 }
