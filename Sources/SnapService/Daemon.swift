@@ -126,13 +126,14 @@ public enum Daemon {
         //    (keypress -> value event -> speech; make bench: call -> accessible-value event);
         // 2. PropertiesChanged, then Committed, on the session bus;
         // 3. the preview guard starts or stops watching a preview's owner.
-        model.observe { change in
+        // (Unowned: the adapters hold the model, and this function keeps the adapters to its end.)
+        model.observe { [unowned accessibility, unowned object, unowned previewGuard] change in
             accessibility?.selectionChanged(change)
             object.announce(change)
             previewGuard.selectionChanged(change)
         }
         // Every Preview call restarts the guard's silence timer, even one that changes nothing.
-        model.observePreviewMoves { owner in previewGuard.touched(by: owner) }
+        model.observePreviewMoves { [unowned previewGuard] owner in previewGuard.touched(by: owner) }
         do {
             try object.start()
             guard try session.requestName(SelectorBus.name) else {
@@ -159,6 +160,7 @@ public enum Daemon {
             session.flush()
         }
         accessibility?.stop()
+        withExtendedLifetime((object, previewGuard)) {}  // the observers above hold them unowned
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
         // so a leak checker sees it freed rather than held by a pointer it cannot follow.
         session.close()
