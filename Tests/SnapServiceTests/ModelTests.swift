@@ -10,7 +10,7 @@ import TestSupport
 struct ModelTests {
     /// Standard sizes (20...100), committed at 60, saving to `folder/state`.
     static func model(saving path: String?) throws -> SelectionModel {
-        SelectionModel(selection: try Selection(committed: 2), presentation: Presentation(),
+        SelectionModel(selection: try Selection(committed: 2),
                        store: path.map(StateStore.init(path:)))
     }
 

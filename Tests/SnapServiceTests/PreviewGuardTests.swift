@@ -26,7 +26,7 @@ struct PreviewGuardTests {
             service = try Connection(address: bus.address)
             client = try Connection(address: bus.address)
             loop.add(service)
-            model = SelectionModel(selection: try Selection(committed: 2), presentation: Presentation(), store: nil)
+            model = SelectionModel(selection: try Selection(committed: 2), store: nil)
             previewGuard = PreviewGuard(model: model, connection: service, loop: loop, timeout: timeout)
             model.observe { [unowned self] change in
                 self.previewGuard.selectionChanged(change)
