@@ -157,7 +157,8 @@ public enum Daemon {
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
             _ = try? model.perform { $0.endPreview() }
-            session.flush()
+            // Bounded: a session bus that stopped reading must not keep us from exiting.
+            session.flush(timeout: 2)
         }
         accessibility?.stop()
         withExtendedLifetime((object, previewGuard)) {}  // the observers above hold them unowned
