@@ -9,7 +9,7 @@ RELEASE    := .build/release
 BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
 # Run and test: the buses and the real clients the tests drive.
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
-              gir1.2-atspi-2.0 python3-gi xvfb x11-utils orca python3-dogtail
+              gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail
 # Tools the tests run on our files, installed without their recommended packages (which would pull in
 # Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
 TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
@@ -17,7 +17,7 @@ DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
-.PHONY: run test stress deps bench-deps build bench bench-programs profile bench-core install clean
+.PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile bench-core install clean
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
@@ -26,6 +26,11 @@ run: deps
 
 test: deps
 	$(SWIFT) test
+
+# The Orca scenarios with Orca 48 (Debian 13) from a chroot built once under /var/tmp (needs root;
+# not part of `make test`): scripts/test-orca48.sh.
+test-orca48: deps
+	SWIFT=$(SWIFT) scripts/test-orca48.sh
 
 # The long forms of the reliability tests (bounded, about 5 minutes): 50,000 fuzzed calls, 50 kill -9
 # rounds, 32 clients x 1,000 calls; valgrind memcheck of the daemon; the whole suite under AddressSanitizer.

@@ -42,14 +42,10 @@ public final class AccessibilityBus {
         join()
     }
 
-    /// How long shutdown waits for queued events to reach a bus that stopped reading.
-    static let closingFlushSeconds = 0.5
-
-    /// Leaves the bus (daemon shutdown). `onLeave` is not called. Never waits longer than
-    /// `closingFlushSeconds`: a stuck accessibility bus must not keep the daemon from exiting.
+    /// Leaves the bus (daemon shutdown). `onLeave` is not called.
     public func close() {
         guard let connection else { return }
-        connection.flush(timeout: Self.closingFlushSeconds)
+        connection.flush()
         loop.remove(connection)
         connection.close()
         self.connection = nil

@@ -2,14 +2,20 @@ import DBusKit
 
 /// AT-SPI roles used here (numbers from atspi-constants.h / Accessible.xml).
 public enum Role: UInt32, Sendable {
+    case label = 29
     case slider = 51
+    case statusBar = 54
     case application = 75
+    case notification = 101
 
     /// The unlocalized role name libatspi would print.
     var name: String {
         switch self {
+        case .label: "label"
         case .slider: "slider"
+        case .statusBar: "status bar"
         case .application: "application"
+        case .notification: "notification"
         }
     }
 }

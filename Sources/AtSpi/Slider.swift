@@ -48,6 +48,9 @@ public enum AtspiPaths {
     /// Every application's root object must live here (libatspi special-cases this path).
     public static let root = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
     public static let slider = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
+    public static let statusBar = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status")!
+    public static let notification = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status/notification")!
+    public static let notificationLabel = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status/notification/label")!
     public static let cache = ObjectPath(rawValue: "/org/a11y/atspi/cache")!
     public static let null = ObjectPath(rawValue: "/org/a11y/atspi/null")!
     public static let registryName = "org.a11y.atspi.Registry"
@@ -74,20 +77,29 @@ public struct AccessibleRef: Equatable, Sendable {
     }
 }
 
-/// The accessible application on one accessibility-bus connection: the root, its one slider child
-/// and the cache object. Lives exactly as long as that connection; a new connection gets a new one.
+/// The accessible application on one accessibility-bus connection: the root, its slider (first
+/// child), its status bar (second child, see StatusBar.swift) and the cache object. Lives exactly as long as that connection; a new connection gets a new one.
 public final class AccessibleApplication {
     let connection: Connection
     let source: SliderSource
     let info: ApplicationInfo
     private(set) lazy var root = RootNode(app: self)
     private(set) lazy var slider = SliderNode(app: self)
+    private(set) lazy var statusBar = StatusNode.statusBar(self)
+    private(set) lazy var notification = StatusNode.notification(self)
+    private(set) lazy var notificationLabel = StatusNode.label(self)
     /// Set by the registry during Embed (`Properties.Set Application.Id`).
     var id: Int32 = 0
     /// The registry's desktop, from the Embed reply: the root's parent.
     var desktop = AccessibleRef.null
-    /// True from an explicit focus request until the connection ends.
+    /// True from an explicit focus request until another application's object takes focus.
     public private(set) var isFocused = false
+    /// Runs when the slider gave focus up because another application's object took it.
+    public var onFocusLost: (() -> Void)?
+    /// The last text said through the status bar's notification.
+    private(set) var notificationText = ""
+    /// While focused: the subscription to other applications' focus events.
+    private var focusWatch: SubscriptionToken?
 
     public init(connection: Connection, source: SliderSource, info: ApplicationInfo) {
         self.connection = connection
@@ -96,7 +108,8 @@ public final class AccessibleApplication {
     }
 
     var rootRef: AccessibleRef { AccessibleRef(name: connection.uniqueName, path: AtspiPaths.root) }
-    var sliderRef: AccessibleRef { AccessibleRef(name: connection.uniqueName, path: AtspiPaths.slider) }
+    var sliderRef: AccessibleRef { ref(AtspiPaths.slider) }
+    func ref(_ path: ObjectPath) -> AccessibleRef { AccessibleRef(name: connection.uniqueName, path: path) }
 
     /// Exports every object. The Application interface must answer before Embed is sent,
     /// because the registry sets our Id while handling Embed.
@@ -108,14 +121,43 @@ public final class AccessibleApplication {
             AccessibleInterface.table(for: slider), ValueInterface.table(for: source),
             ActionInterface.table(for: source), ComponentInterface.table(for: self),
         ])
+        try connection.export(path: AtspiPaths.statusBar, interfaces: [AccessibleInterface.table(for: statusBar)])
+        try connection.export(path: AtspiPaths.notification, interfaces: [AccessibleInterface.table(for: notification)])
+        try connection.export(path: AtspiPaths.notificationLabel,
+                              interfaces: [AccessibleInterface.table(for: notificationLabel)])
         try connection.export(path: AtspiPaths.cache, interfaces: [CacheInterface.table])
     }
 
     /// A person asked for the slider: claim screen-reader focus (state first, then the event,
     /// because Orca checks the state set when the event arrives). Never called on our own.
+    ///
+    /// From then on the slider follows the desktop: the first focus event of another application
+    /// ends its focus. The match rule goes to the bus before our event, so every focus event sent
+    /// after ours reaches us; it is removed again when focus is lost, so an unfocused daemon is
+    /// never woken by the desktop's focus changes.
     public func grabFocus() {
+        if focusWatch == nil {
+            connection.addMatch(Self.focusRule)
+            focusWatch = connection.onSignal(interface: Events.object.rawValue, member: "StateChanged") {
+                [unowned self] signal in self.someoneFocused(signal)
+            }
+        }
         isFocused = true
         Events.stateChanged(on: connection, path: AtspiPaths.slider, state: "focused", on: true)
+    }
+
+    static let focusRule = "type='signal',interface='\(Events.object.rawValue)',member='StateChanged',arg0='focused'"
+
+    /// `object:state-changed:focused` with detail1 1 from another application: it has focus now.
+    private func someoneFocused(_ signal: SignalMessage) {
+        guard isFocused, signal.sender != connection.uniqueName, signal.arguments.count >= 2,
+              signal.arguments[0].asString == "focused", signal.arguments[1].asInt32 == 1 else { return }
+        isFocused = false
+        if let focusWatch { connection.cancel(focusWatch) }
+        focusWatch = nil
+        connection.removeMatch(Self.focusRule)
+        Events.stateChanged(on: connection, path: AtspiPaths.slider, state: "focused", on: false)
+        onFocusLost?()
     }
 
     /// The shown value changed: clients re-read CurrentValue, Text and the valuetext attribute.
@@ -127,6 +169,16 @@ public final class AccessibleApplication {
     public func announce(_ text: String) {
         Events.announcement(on: connection, path: AtspiPaths.slider, text: text)
     }
+
+    /// Says `text` through the status bar's notification (Orca 43): the name changes first
+    /// (libatspi would otherwise serve the old name from its cache), then `showing` 1.
+    public func notify(_ text: String) {
+        notificationText = text
+        for path in [AtspiPaths.notification, AtspiPaths.notificationLabel] {
+            Events.propertyChange(on: connection, path: path, property: "accessible-name", value: .string(text))
+        }
+        Events.stateChanged(on: connection, path: AtspiPaths.notification, state: "showing", on: true)
+    }
 }
 
 /// The application root: role application, one child.
@@ -136,7 +188,8 @@ final class RootNode: AccessibleNode {
     var name: String { app.info.name }
     var accessibleDescription: String { "" }
     var parent: AccessibleRef { app.desktop }
-    var children: [AccessibleRef] { [app.sliderRef] }
+    /// The slider first: clients (and tests) find it at index 0.
+    var children: [AccessibleRef] { [app.sliderRef, app.ref(AtspiPaths.statusBar)] }
     /// -1 as GTK does; Orca exempts applications from its "index -1 is a zombie" rule.
     var indexInParent: Int32 { -1 }
     var role: Role { .application }

@@ -12,13 +12,8 @@ final class ConnectionBinding {
     let connection: Connection
     var watches: [WatchEntry] = []
     var timeouts: [TimeoutEntry] = []
-    /// The loop's clock, for the deadlines of libdbus timeouts.
-    let time: LoopTime
 
-    init(_ connection: Connection, time: LoopTime) {
-        self.connection = connection
-        self.time = time
-    }
+    init(_ connection: Connection) { self.connection = connection }
 
     /// Hands our callbacks to libdbus; it immediately reports the watches and timeouts it has.
     func attach() {
@@ -94,16 +89,16 @@ final class TimeoutEntry {
     var isValid = true
     var deadline: Double
 
-    init(_ raw: OpaquePointer, now: Double) {
+    init(_ raw: OpaquePointer) {
         self.raw = raw
         enabled = dbus_timeout_get_enabled(raw) != 0
-        deadline = now + Double(dbus_timeout_get_interval(raw)) / 1000
+        deadline = monotonicNow() + Double(dbus_timeout_get_interval(raw)) / 1000
     }
 
     /// libdbus timeouts repeat every interval until disabled or removed.
-    func rearm(now: Double) {
+    func rearm() {
         enabled = dbus_timeout_get_enabled(raw) != 0
-        deadline = now + Double(dbus_timeout_get_interval(raw)) / 1000
+        deadline = monotonicNow() + Double(dbus_timeout_get_interval(raw)) / 1000
     }
 }
 
@@ -137,7 +132,7 @@ private let toggleWatch: DBusWatchToggledFunction = { watch, data in
 
 private let addTimeout: DBusAddTimeoutFunction = { timeout, data in
     guard let timeout, let binding = binding(data) else { return 0 }
-    binding.timeouts.append(TimeoutEntry(timeout, now: binding.time.now()))
+    binding.timeouts.append(TimeoutEntry(timeout))
     return 1
 }
 
@@ -152,7 +147,7 @@ private let removeTimeout: DBusRemoveTimeoutFunction = { timeout, data in
 
 private let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
     guard let timeout, let binding = binding(data) else { return }
-    for entry in binding.timeouts where entry.raw == timeout { entry.rearm(now: binding.time.now()) }
+    for entry in binding.timeouts where entry.raw == timeout { entry.rearm() }
 }
 
 private let releaseBinding: DBusFreeFunction = { data in

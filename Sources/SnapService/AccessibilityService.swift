@@ -7,37 +7,39 @@ import SnapSettings
 /// the selection as an AT-SPI slider, and tells screen readers what changed.
 ///
 /// It only observes the model. A change of the SHOWN index becomes an accessible-value event
-/// (and nothing else does); a change of the COMMITTED size while the slider does not hold focus
-/// becomes an announcement, coalesced so that a burst of steps yields one announcement carrying
-/// the latest value.
-///
-/// `Daemon` wires `selectionChanged` to the model and hands this object to the D-Bus side as its
-/// `FocusRequester`.
-final class AccessibilityService: FocusRequester {
-    /// At most one announcement per this many seconds.
-    static let announcementInterval = 0.25
-
+/// (and nothing else does); a change of the COMMITTED size, and a step stopped by an end, go to
+/// the `Speaker`, which makes them heard once (an announcement or the status bar's notification).
+final class AccessibilityService: SpeechChannel {
     let model: SelectionModel
+    let object: SizeSelectorObject
+    let loop: EventLoop
     let announce: DaemonSettings.Announce
     let bus: AccessibilityBus
     private let bridge: SliderBridge
     private var app: AccessibleApplication?
     private var registration: Registration?
-    private var announcements: AnnouncementTimer!
+    private var listeners: EventListeners?
+    private let speaker: Speaker
 
-    init(model: SelectionModel, session: Connection, loop: EventLoop,
+    init(model: SelectionModel, object: SizeSelectorObject, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
         self.model = model
+        self.object = object
+        self.loop = loop
         self.announce = announce
         bridge = SliderBridge(model: model)
+        speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
-        announcements = AnnouncementTimer(loop: loop, interval: Self.announcementInterval) { [unowned self] in
-            guard let app = self.app, !app.isFocused else { return }
-            app.announce(self.model.committedValueText)
-        }
     }
 
     func start() {
+        // First: a person waits on the screen reader (keypress -> value event -> speech), so the
+        // accessible-value event goes out before the session-bus signals (make bench: call ->
+        // accessible-value event); the session bus's PropertiesChanged/Committed keep their order.
+        model.observe(first: true) { [unowned self] change in self.changed(change) }
+        model.observeLimits { [unowned self] largest, moved in
+            self.speaker.reachedLimit(largest: largest, index: self.model.committedIndex, moved: moved)
+        }
         bus.onJoin = { [unowned self] connection in self.joined(connection) }
         bus.onLeave = { [unowned self] in self.left() }
         bus.start()
@@ -62,26 +64,34 @@ final class AccessibilityService: FocusRequester {
         registration.start()
         self.app = app
         self.registration = registration
+        if announce == .changes {
+            let listeners = EventListeners(connection: connection)
+            listeners.start()
+            self.listeners = listeners
+        }
+        speaker.channel = self
+        object.focus = { [unowned app] in app.grabFocus() }
     }
 
     private func left() {
+        object.focus = nil
         app = nil
         registration = nil
-        announcements.cancel()
+        listeners = nil
+        speaker.cancel()
+        speaker.channel = nil
     }
 
-    /// The D-Bus `Focus` method: the slider takes screen-reader focus, if it is on a bus.
-    func requestFocus() -> Bool {
-        guard let app else { return false }
-        app.grabFocus()
-        return true
-    }
-
-    /// What the model reports changed: a new shown index is an accessible-value event; a new
-    /// committed size while the slider is not focused is an announcement (coalesced).
-    func selectionChanged(_ change: SelectionChange) {
+    private func changed(_ change: SelectionChange) {
         guard let app else { return }
         if change.shown != nil { app.valueChanged() }
-        if change.committed != nil, !app.isFocused, announce == .changes { announcements.changed() }
+        if change.committed != nil { speaker.committed(index: model.committedIndex) }
     }
+
+    // MARK: SpeechChannel
+
+    var isFocused: Bool { app?.isFocused ?? false }
+    var hasAnnouncementListener: Bool { listeners?.hasAnnouncementListener ?? false }
+    func announce(_ text: String) { app?.announce(text) }
+    func notify(_ text: String) { app?.notify(text) }
 }

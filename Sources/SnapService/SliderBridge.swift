@@ -39,8 +39,7 @@ final class SliderBridge: SliderSource {
 
     func step(by steps: Int) -> Bool {
         do {
-            let result = try model.perform({ selection throws(SnapError) in try selection.step(by: steps) },
-                                           change: \.change)
+            let result = try model.step(by: steps)
             return !result.atLimit
         } catch {
             return false

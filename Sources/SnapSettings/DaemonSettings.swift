@@ -4,9 +4,16 @@ import SnapTexts
 /// Everything `snapsized` is configured with, after flags and the config file are merged.
 public struct DaemonSettings: Equatable, Sendable {
     public enum Announce: String, CaseIterable, Sendable {
-        /// Announce committed changes while the slider does not hold screen-reader focus (Orca 45+).
+        /// Speak committed changes and limits the way the running screen reader listens: an
+        /// `object:announcement` when the registry lists a listener for it (Orca 45+), else the
+        /// status bar's notification (Orca 43); nothing extra where the slider's own value event
+        /// is already spoken (Orca 43 with the slider focused).
         case changes
-        /// Never send announcements.
+        /// Always an `object:announcement`, whoever listens.
+        case announcement
+        /// Always the status bar's notification (never while Orca 43 would speak the value event).
+        case notification
+        /// Speak nothing beyond the slider's own events.
         case never
     }
 
@@ -49,7 +56,7 @@ public struct DaemonOption: Sendable {
         DaemonOption(name: "state-file", valueName: "path", help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
         DaemonOption(name: "no-state", valueName: nil, help: tr("Neither restore nor save the committed size.")),
         DaemonOption(name: "no-accessibility", valueName: nil, help: tr("Do not join the accessibility bus.")),
-        DaemonOption(name: "announce", valueName: "changes|never", help: tr("Announce committed changes to screen readers when unfocused (default changes).")),
+        DaemonOption(name: "announce", valueName: "changes|announcement|notification|never", help: tr("How screen readers hear committed changes and limits: changes picks an announcement or the status bar's notification by what the screen reader listens for; announcement or notification forces one; never (default changes).")),
         DaemonOption(name: "config", valueName: "path", help: tr("Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names.")),
     ]
 }
@@ -154,7 +161,7 @@ public enum DaemonArguments {
         settings.accessibility = merged["no-accessibility"] == nil
         if let announce = merged["announce"] {
             guard let value = DaemonSettings.Announce(rawValue: announce) else {
-                throw InvalidValue(tr("--announce: '%s' is not one of changes, never", announce))
+                throw InvalidValue(tr("--announce: '%s' is not one of changes, announcement, notification, never", announce))
             }
             settings.announce = value
         }

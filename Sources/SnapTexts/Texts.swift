@@ -58,6 +58,17 @@ public struct Texts: Equatable, Sendable {
         }
     }
 
+    /// What a screen reader hears when a step cannot go further: "100 points, largest size".
+    public static func limitSpeech(largest: Bool, valueText: String) -> String {
+        // TRANSLATORS: spoken by the screen reader; %s is the value text, e.g. "100 points".
+        largest ? tr("%s, largest size", valueText) : tr("%s, smallest size", valueText)
+    }
+
+    /// The same when the value itself was just spoken (a step that moved, then met the end).
+    public static func endSpeech(largest: Bool) -> String {
+        largest ? tr("largest size") : tr("smallest size")
+    }
+
     /// Why the core refused, as a sentence a person can act on (a D-Bus error message, or a usage
     /// error after the option's name).
     public static func refusal(_ error: SnapError) -> String {

@@ -20,10 +20,11 @@ public final class AccessibilityStack: Sendable {
     /// DISPLAY when an X server should be told about the bus) and, unless `startRegistry` is
     /// false, the registry.
     public init(sessionEnvironment: [String: String], startRegistry: Bool = true, timeout: Double = 10) throws {
-        for path in [Self.launcherPath, Self.registryPath] where !FileManager.default.isExecutableFile(atPath: path) {
-            throw ChildProcessError.notReady("\(path) is missing (apt install at-spi2-core)")
+        for path in [Self.launcherPath, Self.registryPath] where !DesktopRoot.isInstalled(path) {
+            throw ChildProcessError.notReady("\(DesktopRoot.path ?? "")\(path) is missing (apt install at-spi2-core)")
         }
-        let launcher = try ChildProcess(Self.launcherPath, ["--launch-immediately", "--a11y=1"], environment: sessionEnvironment)
+        let launcher = try DesktopRoot.start(Self.launcherPath, ["--launch-immediately", "--a11y=1"],
+                                             environment: sessionEnvironment)
         self.launcher = launcher
         var found: String?
         waitUntil(timeout: timeout, interval: 0.05) {
@@ -56,7 +57,7 @@ public final class AccessibilityStack: Sendable {
     /// A client that calls the registry first makes the accessibility bus start one by activation
     /// (as on a desktop); ours then exits, and the activated one, a child of that bus, ends with it.
     public func startRegistry(timeout: Double = 10) throws {
-        let child = try ChildProcess(Self.registryPath, [], environment: environment)
+        let child = try DesktopRoot.start(Self.registryPath, environment: environment)
         registry.withLock { $0 = child }
         guard waitUntil(timeout: timeout, interval: 0.02, { nameHasOwner("org.a11y.atspi.Registry") }) else {
             throw ChildProcessError.notReady("at-spi2-registryd did not take its name: \(child.stderr)")
@@ -79,31 +80,8 @@ public final class AccessibilityStack: Sendable {
 
     /// Stops the registry, then the launcher (which stops its bus). Idempotent.
     public func stop() {
-        resumeBus()  // a stopped bus would not see the launcher's SIGTERM
         registry.withLock { child in child?.terminate(); child = nil }
         launcher.terminate()
-    }
-
-    /// The accessibility bus itself: the dbus-daemon our launcher started (its child).
-    public var busPID: pid_t? {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.lazy.compactMap { pid_t($0) }.first { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.range(of: ") ", options: .backwards) else { return false }
-            let fields = stat[close.upperBound...].split(separator: " ")
-            return stat.contains("(dbus-daemon)") && fields.count > 1 && pid_t(fields[1]) == launcher.pid
-        }
-    }
-
-    /// SIGSTOPs the accessibility bus: it keeps its connections and answers nothing, as a wedged
-    /// bus does. Undone by `resumeBus()` (and by `stop()`).
-    public func stopBus() {
-        if let pid = busPID { kill(pid, SIGSTOP) }
-    }
-
-    /// SIGCONTs the accessibility bus.
-    public func resumeBus() {
-        if let pid = busPID { kill(pid, SIGCONT) }
     }
 
     /// `('text',)` as gdbus prints a one-string reply -> `text`.

@@ -19,15 +19,6 @@ public final class ChildProcess: Sendable {
         case pipe
     }
 
-    /// Where the child's standard error goes.
-    public enum Output: Sendable {
-        /// The file at `stderrPath`.
-        case file
-        /// A pipe whose reading end is already closed (its reader went away): every write to it
-        /// fails with EPIPE, or raises SIGPIPE.
-        case closedPipe
-    }
-
     public let pid: pid_t
     public let stdoutPath: String
     public let stderrPath: String
@@ -37,7 +28,7 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (looked up in `environment["PATH"]` when it has no `/`).
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
-                stdin: Input = .null, stderr: Output = .file) throws {
+                stdin: Input = .null) throws {
         outputDirectory = try makeTemporaryDirectory()
         stdoutPath = outputDirectory + "/stdout"
         stderrPath = outputDirectory + "/stderr"
@@ -51,13 +42,7 @@ public final class ChildProcess: Sendable {
             pipeWrite = fds[1]
             _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
         }
-        var readerless: [Int32] = [-1, -1]
-        if case .closedPipe = stderr {
-            guard pipe(&readerless) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
-            for fd in readerless { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        }
-        defer { for fd in readerless where fd >= 0 { close(fd) } }
-        let (stdoutPath, stderrPath, readEnd, stderrPipe) = (self.stdoutPath, self.stderrPath, pipeRead, readerless[1])
+        let (stdoutPath, stderrPath, readEnd) = (self.stdoutPath, self.stderrPath, pipeRead)
         let childPID: pid_t
         do {
             childPID = try spawnWithCleanSignals(executable, arguments, environment: environment) { actions in
@@ -69,11 +54,7 @@ public final class ChildProcess: Sendable {
                     posix_spawn_file_actions_addclose(&actions, readEnd)
                 }
                 posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-                if stderrPipe >= 0 {
-                    posix_spawn_file_actions_adddup2(&actions, stderrPipe, 2)
-                } else {
-                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-                }
+                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             }
         } catch {
             if pipeRead >= 0 { close(pipeRead) }

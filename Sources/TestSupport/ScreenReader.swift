@@ -53,7 +53,7 @@ public final class ScreenReader: Sendable {
     public init(prefsSource: String, environment: [String: String], workDirectory: String,
                 waitForOthers: Double = 300, timeout: Double = 30) throws {
         let orca = "/usr/bin/orca"
-        guard FileManager.default.isExecutableFile(atPath: orca) else {
+        guard DesktopRoot.isInstalled(orca) else {
             throw ChildProcessError.notReady("orca is not installed: the Orca test needs Debian's orca package "
                                              + "(`make test` installs it; or apt install orca)")
         }
@@ -82,7 +82,7 @@ public final class ScreenReader: Sendable {
         env["NO_AT_BRIDGE"] = "1"  // Orca's own GTK stays off the bus
         let process: ChildProcess
         do {
-            process = try ChildProcess(orca, ["-u", prefs, "--debug-file", debugPath], environment: env)
+            process = try DesktopRoot.start(orca, ["-u", prefs, "--debug-file", debugPath], environment: env)
         } catch {
             close(lockFD)
             throw error
@@ -106,11 +106,17 @@ public final class ScreenReader: Sendable {
     }
 
     /// Everything Orca said so far, one utterance per element.
-    public var speech: [String] {
+    public var speech: [String] { captured("SPEAK") }
+
+    /// Each locus of focus Orca set so far, as "push button | Apply" (orca-customizations.py logs them).
+    public var locus: [String] { captured("LOCUS") }
+
+    /// The capture file's lines of one kind (time, kind, text per line).
+    public func captured(_ kind: String) -> [String] {
         let text = (try? String(contentsOfFile: capturePath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             let columns = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            return columns.count == 3 ? String(columns[2]) : nil
+            return columns.count == 3 && columns[1] == kind ? String(columns[2]) : nil
         }
     }
 

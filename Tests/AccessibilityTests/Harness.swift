@@ -98,9 +98,10 @@ func parseJSONObject(_ line: String) -> [String: Any]? {
 final class EventListener {
     let child: ChildProcess
 
-    init(environment: [String: String]) throws {
-        child = try ChildProcess(systemPython, [scriptsDirectory + "/listen.py"], environment: pythonEnvironment(environment),
-                                 stdin: .pipe)
+    /// `types`: the event types to register (listen.py's default set when empty).
+    init(environment: [String: String], types: [String] = []) throws {
+        child = try ChildProcess(systemPython, [scriptsDirectory + "/listen.py"] + types,
+                                 environment: pythonEnvironment(environment), stdin: .pipe)
         guard waitUntil(timeout: 20, interval: 0.02, { self.lines.first?["ready"] != nil || !child.isRunning }),
               child.isRunning else {
             throw HarnessError("listen.py did not start: \(child.stdout) \(child.stderr)")

@@ -5,43 +5,207 @@ import TestSupport
 
 let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Orca").path
 
-/// Real Orca 43 (Debian 12) under Xvfb, speaking into a capture file.
+/// Real Orca under Xvfb, speaking into a capture file, while a real GTK 3 window in another process
+/// holds focus: every committed change is heard exactly once, without anyone losing focus.
+///
+/// Orca 43 (this machine) in `make test`; the same scenarios with Orca 48 from a Debian 13 chroot in
+/// `make test-orca48` (SNAPSIZE_DESKTOP_ROOT, see DesktopRoot). One Orca start for all six.
 @Suite("Real Orca speaks the slider")
 struct OrcaTests {
-    @Test("silent before anyone asks for focus; after Focus(): the slider, then each change")
-    func speech() throws {
+    @Test("six scenarios: unfocused change, burst, Focus(), focus given back, largest size, --announce never")
+    func sixScenarios() throws {
         let display = try VirtualDisplay()
         let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
+        let window = try FocusWindow(environment: fixture.stack.environment, workDirectory: fixture.bus.directory)
         let orca = try ScreenReader(prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
                                     workDirectory: fixture.bus.directory)
-        defer {
-            print("Orca transcript:\n" + orca.transcript)
-            orca.stop()
+        let speech = SpeechLog(orca)
+        /// Calls the daemon and notes the call in the transcript ("DO" lines), so the report shows
+        /// what was spoken after what.
+        @discardableResult
+        func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+            speech.note(member + (arguments.isEmpty ? "" : " \(arguments)"))
+            return try fixture.selector(member, arguments)
         }
-        let ignored = "DEFAULT: Source != locusOfFocus"
-        func ignoredCount() -> Int { orca.debugLog.components(separatedBy: ignored).count - 1 }
+        defer {
+            print("Orca transcripts (\(orcaVersion())):\n" + speech.report)
+            orca.stop()
+            window.stop()
+        }
+        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true },
+                "Orca's locus starts in the GTK window's entry: \(orca.locus)")
 
-        // Before anyone asked: a change reaches Orca (it logs that it ignores it) but is not spoken.
-        try fixture.selector("Increment")
-        #expect(waitUntil(timeout: 10) { ignoredCount() >= 1 }, "Orca saw the value change")
-        try fixture.selector("SetIndex", [.uint32(2)])
-        #expect(waitUntil(timeout: 10) { ignoredCount() >= 2 }, "Orca saw the second change")
-        #expect(!orca.speech.contains { $0.contains("points") || $0.contains("Circle size") }, "\(orca.speech)")
-        // Orca logs each received event as "EVENT MANAGER: <type> for <source> in <app> (...)".
-        let focusEvent = "EVENT MANAGER: object:state-changed:focused for"
-        #expect(!orca.debugLog.contains(focusEvent), "the slider never claimed focus on its own")
-        #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")))
+        // (1) Unfocused Increment 60 -> 80: "80 points" once, no role word, the locus stays in GTK.
+        speech.begin("1 unfocused Increment 60 -> 80")
+        try call("Increment")
+        #expect(speech.heard(["80 points"]), "\(speech.current)")
+        #expect(!speech.current.contains { $0.lowercased().contains("notification") })
+        #expect(orca.locus.last?.hasPrefix("text |") == true, "Orca's locus of focus is still the GTK entry: \(orca.locus)")
+        #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")),
+                "the slider never claims focus by itself")
 
-        // A person asks (D-Bus Focus): Orca presents the slider, then speaks every change.
-        try fixture.selector("Focus")
-        #expect(waitUntil(timeout: 10) { orca.speech.contains("Circle size horizontal slider 60 points.") },
-                "\(orca.speech)")
-        #expect(orca.debugLog.contains(focusEvent), "the focus check above looks at the right log lines")
-        try fixture.selector("Increment")
-        #expect(waitUntil(timeout: 10) { orca.speech.contains("80 points") }, "\(orca.speech)")
-        let spoken = orca.speech
-        let focusLine = spoken.firstIndex(of: "Circle size horizontal slider 60 points.")
-        let changeLine = spoken.firstIndex(of: "80 points")
-        #expect(focusLine != nil && changeLine != nil && focusLine! < changeLine!, "\(spoken)")
+        // (2) Five changes within a few milliseconds, unfocused: at most two utterances, the last the final value.
+        speech.begin("2 five changes at once, unfocused (80 -> 60 -> 40 -> 60 -> 40 -> 60)")
+        for member in ["Decrement", "Decrement", "Increment", "Decrement", "Increment"] { try call(member) }
+        #expect(waitUntil(timeout: 10) { speech.current.last == "60 points" }, "\(speech.current)")
+        speech.settle()
+        #expect((1...2).contains(speech.current.count) && speech.current.last == "60 points", "\(speech.current)")
+
+        // (3) Focus() then Increment: the slider is presented, then the new value once.
+        speech.begin("3 Focus(), then Increment 60 -> 80")
+        try call("Focus")
+        // Orca 48 adds the percentage ("... 60 points 50 percent").
+        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 60 points") } },
+                "\(speech.current)")
+        speech.settle()
+        speech.mark()
+        try call("Increment")
+        #expect(speech.heard(["80 points"]), "\(speech.current)")
+
+        // (4) The GTK window takes focus back (its button): the slider follows, Increment is heard once.
+        speech.begin("4 the GTK button takes focus back, then Increment 80 -> 100")
+        speech.note("GTK: focus the Apply button")
+        window.focus("button")
+        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Apply") == true }, "\(orca.locus)")
+        #expect(waitUntil(timeout: 10) {
+            !((try? fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")) ?? true)
+        }, "the slider gave focus up when the GTK button took it")
+        speech.settle()
+        speech.mark()
+        try call("Increment")
+        #expect(speech.heard(["100 points"]), "\(speech.current)")
+        #expect(orca.locus.last?.hasSuffix("| Apply") == true, "\(orca.locus)")
+
+        // (5) Increment at 100: the value and that it is the largest size, once.
+        speech.begin("5 Increment at 100")
+        #expect(try call("Increment") == [.uint32(4), .int32(100), .boolean(true)])
+        #expect(speech.heard(["100 points, largest size"]), "\(speech.current)")
+
+        // (6) --announce never: nothing spoken, though Orca receives the value events.
+        speech.begin("6 --announce never: Increment 60 -> 80, then Increment at 100")
+        fixture.daemon?.terminate()
+        try fixture.startDaemon(["--announce", "never"], environment: fixture.stack.environment)
+        _ = try fixture.python("inspect_slider.py")
+        let seen = orca.debugLog.components(separatedBy: "accessible-value").count
+        try call("Increment")
+        try call("SetIndex", [.uint32(4)])
+        try call("Increment")
+        #expect(waitUntil(timeout: 10) { orca.debugLog.components(separatedBy: "accessible-value").count > seen },
+                "Orca received the value events")
+        speech.settle()
+        #expect(speech.current.isEmpty, "\(speech.current)")
     }
+}
+
+/// What Orca says, scenario by scenario: utterances without the final period Orca 43 adds.
+final class SpeechLog {
+    let orca: ScreenReader
+    private var start = 0
+    /// The utterance count when Orca was last found quiet.
+    private var quietAt = -1
+    private var scenarios: [(name: String, start: Int)] = []
+
+    init(_ orca: ScreenReader) { self.orca = orca }
+
+    var all: [String] { orca.speech.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } }
+    /// Spoken since the last `begin` or `mark`.
+    var current: [String] { Array(all.dropFirst(start)) }
+
+    func begin(_ name: String) {
+        settle()
+        scenarios.append((name, orca.transcript.split(separator: "\n").count))
+        mark()
+    }
+
+    /// Starts counting from here; the next `settle` waits for a full quiet period again.
+    /// Adds a "DO" line to the capture file (O_APPEND, as Orca's own writes, so lines never overlap).
+    func note(_ action: String) {
+        let line = String(format: "%.3f\tDO\t%@\n", Date().timeIntervalSince1970, action)
+        let fd = open(orca.capturePath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = Array(line.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    func mark() {
+        start = orca.speech.count
+        quietAt = -1
+    }
+
+    /// Waits (at most 10 s) until Orca has said nothing for 1.5 s: long enough for a second,
+    /// coalesced (0.25 s) utterance to have followed.
+    func settle() {
+        var count = orca.speech.count, since = Date()
+        if count == quietAt { return }
+        defer { quietAt = orca.speech.count }
+        waitUntil(timeout: 10, interval: 0.05) {
+            let now = orca.speech.count
+            if now != count { count = now; since = Date() }
+            return Date().timeIntervalSince(since) >= 1.5
+        }
+    }
+
+    /// Waits for the first utterance, lets Orca finish, and compares everything said since the mark.
+    func heard(_ expected: [String]) -> Bool {
+        waitUntil(timeout: 10) { !current.isEmpty }
+        settle()
+        return current == expected
+    }
+
+    /// The capture lines (speech and locus changes) of each scenario, times relative to its start.
+    var report: String {
+        let lines = orca.transcript.split(separator: "\n").map(String.init)
+        var text = ""
+        for (index, scenario) in scenarios.enumerated() {
+            let end = index + 1 < scenarios.count ? scenarios[index + 1].start : lines.count
+            text += "(\(scenario.name))\n"
+            let body = lines[scenario.start..<max(scenario.start, end)]
+            let origin = body.first.flatMap { Double($0.split(separator: "\t").first ?? "") } ?? 0
+            for line in body {
+                let columns = line.split(separator: "\t", maxSplits: 2).map(String.init)
+                guard columns.count == 3, let time = Double(columns[0]) else { continue }
+                text += String(format: "  +%.3f %@ %@\n", time - origin, columns[1], columns[2])
+            }
+            if body.isEmpty { text += "  (nothing)\n" }
+        }
+        return text
+    }
+}
+
+/// A real GTK 3 window (Scripts/gtkwin.py) in its own process, holding X input focus.
+final class FocusWindow {
+    let child: ChildProcess
+
+    init(environment: [String: String], workDirectory: String) throws {
+        // Copied next to the test's files, so a chroot (make test-orca48) sees it under /tmp too.
+        let script = workDirectory + "/gtkwin.py"
+        try? FileManager.default.removeItem(atPath: script)
+        try FileManager.default.copyItem(atPath: scriptsDirectory + "/gtkwin.py", toPath: script)
+        var environment = pythonEnvironment(environment)
+        environment["NO_AT_BRIDGE"] = nil  // the private session turns GTK's bridge off; this window needs it
+        child = try DesktopRoot.start(systemPython, [script], environment: environment, stdin: .pipe)
+        guard waitUntil(timeout: 20, interval: 0.02, { self.child.stdout.contains("\"ready\"") || !self.child.isRunning }),
+              child.isRunning else {
+            throw HarnessError("gtkwin.py did not become the active window: \(child.stdout) \(child.stderr)")
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        child.closeStdin()
+        child.terminate()
+    }
+
+    /// Moves GTK's focus to "entry" or "button" (an object:state-changed:focused event).
+    func focus(_ widget: String) {
+        child.writeToStdin("focus \(widget)\n")
+    }
+}
+
+/// "Orca version 43.1" as the Orca under test reports it.
+func orcaVersion() -> String {
+    let (executable, arguments) = DesktopRoot.command("/usr/bin/orca", ["--version"])
+    let result = try? run(executable, arguments, environment: ProcessInfo.processInfo.environment, timeout: 20)
+    return result?.stdout.split(separator: "\n").first.map(String.init) ?? "Orca, version unknown"
 }

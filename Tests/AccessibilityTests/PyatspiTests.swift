@@ -14,7 +14,15 @@ struct PyatspiTests {
         let app = info.object("app"), slider = info.object("slider"), value = slider.object("value")
         #expect(app.string("name") == "snapsize")
         #expect(app.int("role") == 75 && app.string("roleName") == "application")
-        #expect(app.int("childCount") == 1)
+        #expect(app.int("childCount") == 2, "the slider, then the status bar")
+        // Where changes are spoken to Orca 43 (StatusBar.swift): a notification in a status bar.
+        let statusBar = info.object("statusBar")
+        let notification = (statusBar["children"] as? [[String: Any]])?.first ?? [:]
+        let label = (notification["children"] as? [[String: Any]])?.first ?? [:]
+        #expect(statusBar.string("roleName") == "status bar" && statusBar.int("indexInParent") == 1)
+        #expect(notification.string("roleName") == "notification" && notification.string("parentRole") == "status bar")
+        #expect(notification.strings("states") == ["showing", "visible"])
+        #expect(label.string("roleName") == "label" && label.string("parentRole") == "notification")
         #expect(app.string("parentRole") == "desktop frame")
         #expect(app.string("toolkitName") == "snapsize")
         #expect(app.string("version") == "0.1.0")

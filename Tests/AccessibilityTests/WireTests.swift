@@ -46,7 +46,9 @@ struct WireTests {
         #expect(app.hasPrefix(":"))
         let sliderRef = DBusValue.structure([.string(app), .objectPath(Self.slider)])
         let rootRef = DBusValue.structure([.string(app), .objectPath(Self.root)])
-        #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildren") == [.array(elementSignature: "(so)", [sliderRef])])
+        let statusRef = DBusValue.structure([.string(app), .objectPath(ObjectPath(rawValue: "/org/a11y/atspi/accessible/status")!)])
+        #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildren")
+                == [.array(elementSignature: "(so)", [sliderRef, statusRef])], "the slider first, then the status bar")
         #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildAtIndex", [.int32(0)]) == [sliderRef])
         #expect(try property(Self.slider, "org.a11y.atspi.Accessible", "Parent") == rootRef)
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetApplication") == [rootRef])
@@ -55,7 +57,7 @@ struct WireTests {
         #expect(desktop?.last == .objectPath(Self.root) && desktop?.first?.asString?.hasPrefix(":") == true,
                 "the root's parent is the registry's desktop from the Embed reply: \(String(describing: desktop))")
         var outOfRange: MethodError?
-        do { _ = try call(Self.root, "org.a11y.atspi.Accessible", "GetChildAtIndex", [.int32(1)]) } catch { outOfRange = error }
+        do { _ = try call(Self.root, "org.a11y.atspi.Accessible", "GetChildAtIndex", [.int32(2)]) } catch { outOfRange = error }
         #expect(outOfRange?.name == .invalidArgs)
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetInterfaces")
                 == [.stringArray(["org.a11y.atspi.Accessible", "org.a11y.atspi.Action", "org.a11y.atspi.Component",

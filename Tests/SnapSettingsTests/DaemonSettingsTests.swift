@@ -69,7 +69,7 @@ struct DaemonSettingsTests {
         (["--initial", "sixty"], "'sixty' is not a whole number"),
         (["--preview-timeout", "0"], "above 0"),
         (["--preview-timeout", "nan"], "not a finite number"),
-        (["--announce", "sometimes"], "'sometimes' is not one of changes, never"),
+        (["--announce", "sometimes"], "'sometimes' is not one of changes, announcement, notification, never"),
         (["--bogus"], "unknown option '--bogus'"),
         (["--sizes"], "--sizes needs a value"),
         (["--no-state=yes"], "--no-state takes no value"),

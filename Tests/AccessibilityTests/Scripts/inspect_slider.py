@@ -7,6 +7,15 @@ app, slider = find_slider()
 value = slider.queryValue()
 action = slider.queryAction()
 component = slider.queryComponent()
+
+
+def describe(obj):
+    """Role, name, states and parent of obj, and the same for its children."""
+    return {"roleName": obj.getRoleName(), "name": obj.name, "states": state_names(obj),
+            "indexInParent": obj.getIndexInParent(), "parentRole": obj.parent.getRoleName(),
+            "children": [describe(obj.getChildAtIndex(i)) for i in range(obj.childCount)]}
+
+
 emit({
     "apps": len(apps_named("snapsize")),
     "app": {
@@ -20,6 +29,7 @@ emit({
         "id": app.get_id(),
         "parentRole": app.parent.getRoleName() if app.parent is not None else None,
     },
+    "statusBar": describe(app.getChildAtIndex(1)) if app.childCount > 1 else None,
     "slider": {
         "name": slider.name,
         "description": slider.description,

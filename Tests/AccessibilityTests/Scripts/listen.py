@@ -1,5 +1,7 @@
 """Listens for the slider's events and prints one JSON line per event until stdin closes.
 
+Arguments: the event types to register (default: value changes, focus and announcements).
+
 First line: {"ready": true} once the listeners are registered. Each event line carries its type,
 source name, detail1 and — for value changes — CurrentValue read back at delivery (libatspi drops
 a double any_data), for announcements the text.
@@ -11,11 +13,12 @@ from gi.repository import GLib
 from atspi_common import emit, find_slider
 
 app, slider = find_slider()
-TYPES = ["object:property-change:accessible-value", "object:state-changed:focused", "object:announcement"]
+TYPES = sys.argv[1:] or ["object:property-change:accessible-value", "object:state-changed:focused", "object:announcement"]
 
 
 def on_event(event):
-    line = {"type": event.type, "source": event.source.name if event.source else None, "detail1": event.detail1}
+    line = {"type": event.type, "source": event.source.name if event.source else None, "detail1": event.detail1,
+            "role": event.source.getRoleName() if event.source else None}
     if event.type.startswith("object:property-change:accessible-value"):
         line["value"] = event.source.queryValue().currentValue
     elif event.type.startswith("object:announcement"):

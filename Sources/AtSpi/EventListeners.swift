@@ -1,0 +1,85 @@
+import DBusKit
+
+/// Which events assistive technologies listen for, as the AT-SPI registry tells: its
+/// `GetRegisteredEvents` once, then its `EventListenerRegistered` / `EventListenerDeregistered`
+/// signals, and a fresh query whenever the registry gets a new owner. A screen reader that exits
+/// is deregistered by the registry itself (one `EventListenerDeregistered(name, "")`).
+///
+/// Used to choose how to speak: Orca 45 and later register `object:announcement`, Orca 43 does not.
+public final class EventListeners {
+    static let path = ObjectPath(rawValue: "/org/a11y/atspi/registry")!
+    static let interface = "org.a11y.atspi.Registry"
+
+    let connection: Connection
+    /// (listener's bus name, event type split at ':' — "Object", "Announcement", "").
+    private var registered: [(listener: String, event: [Substring])] = []
+    private var started = false
+
+    public init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Whether some client listens for `object:announcement` by that name (a listener for all
+    /// object events, as an event logger registers, does not count: it is not a screen reader).
+    public var hasAnnouncementListener: Bool {
+        registered.contains { entry in
+            entry.event.count >= 2 && entry.event[0].lowercased() == "object" && entry.event[1].lowercased() == "announcement"
+        }
+    }
+
+    public func start() {
+        guard !started else { return }
+        started = true
+        // Only the registry's own signals: the bus matches sender against the name's current owner.
+        connection.addMatch("type='signal',sender='\(AtspiPaths.registryName)',interface='\(Self.interface)',"
+                            + "path='\(Self.path.rawValue)'")
+        connection.onSignal(interface: Self.interface, member: "EventListenerRegistered", path: Self.path) {
+            [unowned self] signal in
+            guard let listener = signal.arguments.first?.asString, signal.arguments.count >= 2,
+                  let event = signal.arguments[1].asString else { return }
+            self.registered.append((listener, Self.split(event)))
+        }
+        connection.onSignal(interface: Self.interface, member: "EventListenerDeregistered", path: Self.path) {
+            [unowned self] signal in
+            guard let listener = signal.arguments.first?.asString, signal.arguments.count >= 2,
+                  let event = signal.arguments[1].asString else { return }
+            self.deregister(listener: listener, pattern: Self.split(event))
+        }
+        connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
+            self.registered = []
+            if owner != nil { self.query() }
+        }
+        query()
+    }
+
+    /// The reply is a snapshot taken after every signal that reached us before it, and signals
+    /// sent after it arrive after it (one sender, one order): replacing the list is exact.
+    private func query() {
+        do {
+            try connection.callAsync(destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
+                                     member: "GetRegisteredEvents", timeoutMilliseconds: 10_000) { [weak self] reply in
+                guard let self, case .success(let values) = reply, let entries = values.first?.asArray else { return }
+                self.registered = entries.compactMap { entry in
+                    guard let fields = entry.asStructure, fields.count == 2, let listener = fields[0].asString,
+                          let event = fields[1].asString else { return nil }
+                    return (listener, Self.split(event))
+                }
+            }
+        } catch {
+            atspiLog("could not ask the accessibility registry which events are listened for: \(error.message)")
+        }
+    }
+
+    /// As the registry does: removes the listener's entries that `pattern` covers, where an empty
+    /// part (or a missing one) covers anything ("" removes all of that listener's entries).
+    private func deregister(listener: String, pattern: [Substring]) {
+        let parts = Array(pattern.prefix { !$0.isEmpty })
+        registered.removeAll { entry in
+            entry.listener == listener && parts.indices.allSatisfy { $0 < entry.event.count && entry.event[$0] == parts[$0] }
+        }
+    }
+
+    static func split(_ event: String) -> [Substring] {
+        event.split(separator: ":", omittingEmptySubsequences: false)
+    }
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# `make test-orca48`: the Orca scenarios (Tests/AccessibilityTests/OrcaTests.swift) with Orca 48 from a
+# Debian 13 chroot, against the snapsized built here. The chroot is built once (scripts/orca48-chroot.sh);
+# /tmp (buses, X socket, the test's files), /dev/shm and /proc are bind-mounted into it for the run and
+# unmounted afterwards, whatever happens. One run at a time (a lock next to the chroot).
+set -euo pipefail
+root=${ORCA48_ROOT:-/var/tmp/snapsize-trixie}
+swift=${SWIFT:-swift}
+"$(dirname "$0")/orca48-chroot.sh" "$root"
+exec 9>"$root.lock"
+flock 9
+mounted=()
+cleanup() {
+  local i
+  for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount "${mounted[$i]}" || umount -l "${mounted[$i]}"; done
+}
+trap cleanup EXIT
+for dir in tmp dev/shm proc; do
+  mkdir -p "$root/$dir"
+  if ! grep -q " $root/$dir " /proc/mounts; then
+    mount --bind "/$dir" "$root/$dir"
+    mounted+=("$root/$dir")
+  fi
+done
+$swift build --build-tests
+SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests'
