@@ -68,7 +68,7 @@ struct AccessibilityFaultTests {
                 break
             }
         }
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(UInt32(model.committed)))
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(UInt32(model.committed)))
         let current = try a11y.call(destination: app, path: Self.slider, interface: "org.freedesktop.DBus.Properties",
                                     member: "Get", arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue")])
         #expect(current.first?.asVariant == .double(Double(model.shown)))
@@ -94,7 +94,7 @@ struct AccessibilityFaultTests {
         _ = fixture.client.onSignal(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: selectorPath) { signal in
             if let flag = signal.arguments.dropFirst().first?.asStringDict?["Previewing"]?.asBool { previewing.append((Date(), flag)) }
         }
-        _ = try fixture.selectorProperty("SelectedIndex")  // the matches are in place after this round trip
+        _ = try fixture.client.selectorProperty("SelectedIndex")  // the matches are in place after this round trip
         // A real client process holding a preview: a slow drag that would take an hour.
         let ctl = try #require(productPath("snapsizectl"))
         let drag = try ChildProcess(ctl, ["drag", "12", "324", "--release", "324", "--interval", "3600"], environment: fixture.bus.environment)
@@ -109,7 +109,7 @@ struct AccessibilityFaultTests {
         let event = valueEvents.last.map { $0.timeIntervalSince(killed) } ?? .infinity
         #expect(reverted < 0.1, "PropertiesChanged(Previewing false) came \(reverted) s after the kill")
         #expect(event < 0.1, "the accessible-value event came \(event) s after the kill")
-        #expect(try fixture.selectorProperty("ShownIndex") == .uint32(2))
+        #expect(try fixture.client.selectorProperty("ShownIndex") == .uint32(2))
         print("killed client: preview reverted " + String(format: "%.1f ms (D-Bus PropertiesChanged), %.1f ms (AT-SPI accessible-value)",
                                                           reverted * 1000, event * 1000) + " after kill -9")
     }
@@ -118,7 +118,7 @@ struct AccessibilityFaultTests {
         let children = try a11y.call(destination: "org.a11y.atspi.Registry", path: Self.root, interface: "org.a11y.atspi.Accessible",
                                      member: "GetChildren", timeoutMilliseconds: 5000)
         guard let name = children.first?.asArray?.first?.asStructure?.first?.asString else {
-            throw HarnessError("no application in the desktop: \(children)")
+            throw TestFailure("no application in the desktop: \(children)")
         }
         return name
     }

@@ -9,11 +9,6 @@ let systemPython = "/usr/bin/python3"
 /// The checked-in client scripts next to this file.
 let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts").path
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 let selectorName = SelectorBus.name.rawValue
 let selectorPath = SelectorBus.path
 
@@ -51,18 +46,6 @@ final class SliderFixture {
         try runPython(script, arguments, environment: stack.environment, timeout: timeout)
     }
 
-    /// Calls org.snapsize.SizeSelector1.`member` with the project's client.
-    @discardableResult
-    func selector(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try client.call(destination: selectorName, path: selectorPath, interface: selectorName, member: member,
-                        arguments: arguments, timeoutMilliseconds: 5000)
-    }
-
-    func selectorProperty(_ name: String) throws -> DBusValue? {
-        try client.call(destination: selectorName, path: selectorPath, interface: InterfaceName.properties.rawValue,
-                        member: "Get", arguments: [.string(selectorName), .string(name)], timeoutMilliseconds: 5000)
-            .first?.asVariant
-    }
 }
 
 /// Starts the built `snapsized` and waits until it owns its name on the session bus.
@@ -83,15 +66,10 @@ func runPython(_ script: String, _ arguments: [String], environment: [String: St
     let result = try run(systemPython, [scriptsDirectory + "/" + script] + arguments,
                          environment: pythonEnvironment(environment), timeout: timeout)
     let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-    guard result.status == 0, let object = parseJSONObject(line) else {
-        throw HarnessError("\(script) \(arguments) failed with status \(result.status): \(result.stdout) \(result.stderr)")
+    guard result.status == 0, let object = try? parseJSONObject(line) else {
+        throw TestFailure("\(script) \(arguments) failed with status \(result.status): \(result.stdout) \(result.stderr)")
     }
     return object
-}
-
-func parseJSONObject(_ line: String) -> [String: Any]? {
-    guard let data = line.data(using: .utf8) else { return nil }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
 }
 
 /// A running `listen.py`: its event lines, read as they arrive.
@@ -104,7 +82,7 @@ final class EventListener {
                                  environment: pythonEnvironment(environment), stdin: .pipe)
         guard waitUntil(timeout: 20, interval: 0.02, { self.lines.first?["ready"] != nil || !child.isRunning }),
               child.isRunning else {
-            throw HarnessError("listen.py did not start: \(child.stdout) \(child.stderr)")
+            throw TestFailure("listen.py did not start: \(child.stdout) \(child.stderr)")
         }
     }
 
@@ -114,7 +92,7 @@ final class EventListener {
     }
 
     var lines: [[String: Any]] {
-        child.stdout.split(separator: "\n").compactMap { parseJSONObject(String($0)) }
+        child.stdout.split(separator: "\n").compactMap { try? parseJSONObject(String($0)) }
     }
 
     /// The events of `type` seen so far.

@@ -72,7 +72,7 @@ struct LibatspiTests {
         #expect(atspi_value_set_current_value(value, 3.6, &error) != 0)
         #expect(atspi_value_get_current_value(value, &error) == 4)
         #expect(takeString(atspi_value_get_text(value, &error)) == "100 points")
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(4), "the D-Bus side shows the write")
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(4), "the D-Bus side shows the write")
 
         let action = try #require(atspi_accessible_get_action_iface(slider))
         defer { g_object_unref(action) }

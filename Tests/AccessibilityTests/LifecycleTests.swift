@@ -18,7 +18,7 @@ struct LifecycleTests {
         #expect(waitUntil(timeout: 5) { monitor.stdout.contains("NameAcquired") || monitor.stdout.contains("NameLost") },
                 "dbus-monitor is watching: \(monitor.stdout) \(monitor.stderr)")
         fixture.stack.killRegistry()
-        #expect(try fixture.selector("Increment") == [.uint32(3), .int32(80), .boolean(false)], "D-Bus works without a registry")
+        #expect(try fixture.client.selector("Increment") == [.uint32(3), .int32(80), .boolean(false)], "D-Bus works without a registry")
         try fixture.stack.startRegistry()
         let info = try fixture.python("inspect_slider.py")
         #expect(info.int("apps") == 1)
@@ -29,7 +29,7 @@ struct LifecycleTests {
         // The slider still works through the new registry's desktop.
         let act = try fixture.python("act.py", ["do:0"])
         #expect((act["steps"] as? [[String: Any]])?.first?.double("value") == 4)
-        #expect(try fixture.selector("Decrement") == [.uint32(3), .int32(80), .boolean(false)])
+        #expect(try fixture.client.selector("Decrement") == [.uint32(3), .int32(80), .boolean(false)])
     }
 
     @Test("started before any accessibility bus: serves D-Bus, logs one line, joins when org.a11y.Bus appears")
@@ -91,24 +91,24 @@ struct LifecycleTests {
         let announcement = "object:announcement", value = "object:property-change:accessible-value"
         let focus = "object:state-changed:focused"
         // A burst of 40 steps: a handful of announcements at most, the last one with the final value.
-        for i in 0..<40 { try fixture.selector(i % 3 == 2 ? "Decrement" : "Increment") }
+        for i in 0..<40 { try fixture.client.selector(i % 3 == 2 ? "Decrement" : "Increment") }
         listener.waitFor(value, count: 1)
         Thread.sleep(forTimeInterval: 0.8)
         let announced = listener.events(announcement)
-        let finalText = try fixture.selectorProperty("ValueText")?.asString
+        let finalText = try fixture.client.selectorProperty("ValueText")?.asString
         #expect(!announced.isEmpty && announced.count <= 4, "coalesced: \(announced)")
         #expect(announced.last?.string("text") == finalText)
         #expect(listener.events(focus).isEmpty)
         #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")))
 
-        try fixture.selector("Focus")
+        try fixture.client.selector("Focus")
         let focused = listener.waitFor(focus, count: 1)
         #expect(focused.first?.int("detail1") == 1 && focused.first?.string("source") == "Circle size")
         #expect(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused"))
         // An announcement listener is registered (listen.py), as Orca 45+ does: Orca 48 drops a
         // windowless slider from its locus, so changes are announced while focused too.
         let before = listener.events(announcement).count
-        try fixture.selector("SetIndex", [.uint32(0)])
+        try fixture.client.selector("SetIndex", [.uint32(0)])
         #expect(listener.waitFor(announcement, count: before + 1).last?.string("text") == "20 points")
 
         // Another application's object takes focus: the slider says it lost focus.
@@ -118,7 +118,7 @@ struct LifecycleTests {
                 "\(events)")
         #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")))
         // Focus() takes it again.
-        try fixture.selector("Focus")
+        try fixture.client.selector("Focus")
         #expect(listener.waitFor(focus, count: 3).last?.int("detail1") == 1)
     }
 
@@ -128,17 +128,17 @@ struct LifecycleTests {
         let showing = "object:state-changed:showing", announcement = "object:announcement"
         // Orca 43's kind of listener: no announcements registered.
         let notifications = try EventListener(environment: fixture.stack.environment, types: [showing])
-        try fixture.selector("Increment")
+        try fixture.client.selector("Increment")
         let shown = notifications.waitFor(showing, count: 1)
         #expect(shown.first?.string("role") == "notification" && shown.first?.string("source") == "80 points"
                 && shown.first?.int("detail1") == 1, "\(shown)")
 
         // Orca 45+'s kind starts: the next change is an announcement, and no notification.
         let announcements = try EventListener(environment: fixture.stack.environment, types: [announcement])
-        try fixture.selector("Increment")
+        try fixture.client.selector("Increment")
         #expect(announcements.waitFor(announcement, count: 1).first?.string("text") == "100 points")
         // The limit too, once.
-        try fixture.selector("Increment")
+        try fixture.client.selector("Increment")
         #expect(announcements.waitFor(announcement, count: 2).last?.string("text") == "100 points, largest size")
         Thread.sleep(forTimeInterval: 0.6)
         #expect(notifications.events(showing).count == 1, "no notification while announcements are heard")
@@ -154,7 +154,7 @@ struct LifecycleTests {
                                  environment: fixture.stack.environment, timeout: 5)
             return reply.map { !$0.stdout.contains("Announcement") } ?? false
         })
-        try fixture.selector("Decrement")
+        try fixture.client.selector("Decrement")
         #expect(notifications.waitFor(showing, count: 2).last?.string("source") == "80 points")
     }
 
@@ -162,8 +162,8 @@ struct LifecycleTests {
     func announceNever() throws {
         let fixture = try SliderFixture(daemonArguments: ["--announce", "never"])
         let listener = try EventListener(environment: fixture.stack.environment)
-        try fixture.selector("Increment")
-        try fixture.selector("Increment")
+        try fixture.client.selector("Increment")
+        try fixture.client.selector("Increment")
         listener.waitFor("object:property-change:accessible-value", count: 2)
         Thread.sleep(forTimeInterval: 0.6)
         #expect(listener.events("object:property-change:accessible-value").count == 2)
@@ -206,6 +206,6 @@ struct DogtailTests {
         #expect(result.string("role") == "slider")
         #expect(result.double("before") == 2)
         #expect(result.double("after") == 4)
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(4))
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(4))
     }
 }

@@ -25,7 +25,7 @@ struct OrcaTests {
         @discardableResult
         func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
             speech.note(member + (arguments.isEmpty ? "" : " \(arguments)"))
-            return try fixture.selector(member, arguments)
+            return try fixture.client.selector(member, arguments)
         }
         defer {
             print("Orca transcripts (\(orcaVersion())):\n" + speech.report)
@@ -186,7 +186,7 @@ final class FocusWindow {
         child = try DesktopRoot.start(systemPython, [script], environment: environment, stdin: .pipe)
         guard waitUntil(timeout: 20, interval: 0.02, { self.child.stdout.contains("\"ready\"") || !self.child.isRunning }),
               child.isRunning else {
-            throw HarnessError("gtkwin.py did not become the active window: \(child.stdout) \(child.stderr)")
+            throw TestFailure("gtkwin.py did not become the active window: \(child.stdout) \(child.stderr)")
         }
     }
 

@@ -59,8 +59,8 @@ struct PyatspiTests {
         let step = (result["steps"] as? [[String: Any]])?.first ?? [:]
         #expect(step.double("value") == 4)
         #expect(step.string("text") == "100 points")
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(4))
-        #expect(try fixture.selectorProperty("ValueText") == .string("100 points"))
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(4))
+        #expect(try fixture.client.selectorProperty("ValueText") == .string("100 points"))
         #expect(waitUntil(timeout: 5) { monitor.stdout.contains("member=Committed") && monitor.stdout.contains("uint32 4") },
                 "Committed(4, 100) on the session bus: \(monitor.stdout)")
         // Beyond the ends: clamped, ties away from zero.
@@ -71,15 +71,15 @@ struct PyatspiTests {
     @Test("a value write or an action during an open preview is refused and changes nothing")
     func refusedDuringPreview() throws {
         let fixture = try SliderFixture()
-        let shown = try fixture.selector("Preview", [.double(12)])  // the left end: index 0, owned by our client
+        let shown = try fixture.client.selector("Preview", [.double(12)])  // the left end: index 0, owned by our client
         #expect(shown == [.uint32(0), .int32(20)])
         let result = try fixture.python("act.py", ["set:4", "do:0", "do:1"])
         let steps = result["steps"] as? [[String: Any]] ?? []
         #expect(steps.map { $0.double("value") } == [0, 0, 0], "the shown (preview) index stays")
         #expect(steps.dropFirst().map { $0["result"] as? Bool } == [false, false])
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(2))
-        #expect(try fixture.selectorProperty("Previewing") == .boolean(true))
-        try fixture.selector("Cancel")
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(2))
+        #expect(try fixture.client.selectorProperty("Previewing") == .boolean(true))
+        try fixture.client.selector("Cancel")
         let after = try fixture.python("act.py", ["do:0"])
         #expect((after["steps"] as? [[String: Any]])?.first?.double("value") == 3)
     }
@@ -92,7 +92,7 @@ struct PyatspiTests {
         #expect(steps.map { $0["result"] as? Bool } == [true, true, false, true, true, true, true, false, false])
         #expect(steps.map { $0.double("value") } == [3, 4, 4, 3, 2, 1, 0, 0, 0])
         #expect(steps.map { $0.string("text") ?? "" }.last == "20 points")
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(0))
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(0))
     }
 
     @Test("one accessible-value event per change of the shown index, none when it does not change")
@@ -105,13 +105,13 @@ struct PyatspiTests {
         _ = try fixture.python("act.py", ["do:0"]); listener.waitFor(value, count: 1)          // 2 -> 3
         _ = try fixture.python("act.py", ["do:0", "do:0"]); listener.waitFor(value, count: 2)  // 3 -> 4, then at the limit
         _ = try fixture.python("act.py", ["set:0", "do:1"]); listener.waitFor(value, count: 3) // 4 -> 0, then at the limit
-        try fixture.selector("Preview", [.double(330)]); listener.waitFor(value, count: 4)     // shown 0 -> 4
-        try fixture.selector("Preview", [.double(329)])                                        // still 4: nothing
-        try fixture.selector("Cancel"); listener.waitFor(value, count: 5)                      // shown back to 0
-        try fixture.selector("Cancel")                                                         // nothing open: nothing
-        try fixture.selector("SetIndex", [.uint32(2)]); listener.waitFor(value, count: 6)      // 0 -> 2
-        try fixture.selector("SetIndex", [.uint32(2)])                                         // same: nothing
-        try fixture.selector("Commit", [.double(12)]); listener.waitFor(value, count: 7)       // direct commit 2 -> 0
+        try fixture.client.selector("Preview", [.double(330)]); listener.waitFor(value, count: 4)     // shown 0 -> 4
+        try fixture.client.selector("Preview", [.double(329)])                                        // still 4: nothing
+        try fixture.client.selector("Cancel"); listener.waitFor(value, count: 5)                      // shown back to 0
+        try fixture.client.selector("Cancel")                                                         // nothing open: nothing
+        try fixture.client.selector("SetIndex", [.uint32(2)]); listener.waitFor(value, count: 6)      // 0 -> 2
+        try fixture.client.selector("SetIndex", [.uint32(2)])                                         // same: nothing
+        try fixture.client.selector("Commit", [.double(12)]); listener.waitFor(value, count: 7)       // direct commit 2 -> 0
         Thread.sleep(forTimeInterval: 0.5)  // let any stray event arrive before counting
         let events = listener.events(value)
         #expect(events.map { $0.double("value") } == [3, 4, 0, 4, 0, 2, 0])

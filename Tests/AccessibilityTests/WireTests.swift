@@ -17,7 +17,7 @@ struct WireTests {
         let children = try a11y.call(destination: "org.a11y.atspi.Registry", path: ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!,
                                      interface: "org.a11y.atspi.Accessible", member: "GetChildren", timeoutMilliseconds: 5000)
         let refs = children.first?.asArray?.compactMap { $0.asStructure?.first?.asString } ?? []
-        guard refs.count == 1, let name = refs.first else { throw HarnessError("expected one application, got \(children)") }
+        guard refs.count == 1, let name = refs.first else { throw TestFailure("expected one application, got \(children)") }
         app = name
     }
 
@@ -37,7 +37,7 @@ struct WireTests {
     func states() throws {
         let words: (UInt32, UInt32) -> [DBusValue] = { [.array(elementSignature: "u", [.uint32($0), .uint32($1)])] }
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_4900, 0))
-        try fixture.selector("Focus")
+        try fixture.client.selector("Focus")
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_5900, 0))
     }
 
@@ -84,12 +84,12 @@ struct WireTests {
 
     @Test("every call is answered: a refused write replies normally, a mistyped one with InvalidArgs")
     func writes() throws {
-        try fixture.selector("Preview", [.double(330)])
+        try fixture.client.selector("Preview", [.double(330)])
         let set = [DBusValue.string("org.a11y.atspi.Value"), .string("CurrentValue")]
         #expect(try call(Self.slider, "org.freedesktop.DBus.Properties", "Set", set + [.variant(.double(0))]) == [])
         #expect(try property(Self.slider, "org.a11y.atspi.Value", "CurrentValue") == .double(4), "preview still shown")
-        #expect(try fixture.selectorProperty("SelectedIndex") == .uint32(2), "nothing committed")
-        try fixture.selector("Cancel")
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(2), "nothing committed")
+        try fixture.client.selector("Cancel")
         var mistyped: MethodError?
         do { _ = try call(Self.slider, "org.freedesktop.DBus.Properties", "Set", set + [.variant(.int32(1))]) } catch { mistyped = error }
         #expect(mistyped?.name == .invalidArgs)

@@ -50,8 +50,8 @@ final class LoopThread: Sendable {
         }
         switch result {
         case .ready: return
-        case .failed(let text): throw HarnessError(text: "loop setup failed: \(text)")
-        case .starting: throw HarnessError(text: "loop thread did not start within 10 s")
+        case .failed(let text): throw TestFailure("loop setup failed: \(text)")
+        case .starting: throw TestFailure("loop thread did not start within 10 s")
         }
     }
 
@@ -79,7 +79,7 @@ final class LoopThread: Sendable {
         }
         var value: T?
         guard waitUntil(timeout: 10, { value = result.withLock { $0 }; return value != nil }), let value else {
-            throw HarnessError(text: "loop thread did not run the job")
+            throw TestFailure("loop thread did not run the job")
         }
         return value
     }
@@ -90,11 +90,6 @@ final class LoopThread: Sendable {
     }
 
     deinit { stop() }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    var text: String
-    var description: String { text }
 }
 
 /// The test service: `org.example.Test1` at `/org/example/Test`, owned on the loop thread.
@@ -154,7 +149,7 @@ enum TestService {
                 Property("Path", signature: "o", get: { .objectPath(path) }),
             ])]
         }
-        guard try connection.requestName(busName) else { throw HarnessError(text: "name already taken") }
+        guard try connection.requestName(busName) else { throw TestFailure("name already taken") }
         loop.add(connection)
         return connection
     }

@@ -20,7 +20,7 @@ extension DaemonTests {
             #expect(get.out == "60\n")
             #expect(get.err == "")
 
-            let getJSON = try parseObject(try fixture.ctl(["get", "--json"]).out)
+            let getJSON = try parseJSONObject(try fixture.ctl(["get", "--json"]).out)
             #expect(getJSON["index"] as? Int == 2)
             #expect(getJSON["size"] as? Int == 60)
             #expect(getJSON["valueText"] as? String == "60 points")
@@ -42,7 +42,7 @@ extension DaemonTests {
 
             let json = try fixture.ctl(["status", "--json", "--timeout", "5"])
             #expect(json.status == 0)
-            let object = try parseObject(json.out)
+            let object = try parseJSONObject(json.out)
             #expect(object["sizes"] as? [Int] == [20, 40, 60, 80, 100])
             #expect(object["selectedIndex"] as? Int == 2)
             #expect(object["selectedSize"] as? Int == 60)
@@ -65,7 +65,7 @@ extension DaemonTests {
             #expect(byIndex.status == 0 && byIndex.out == "100\n" && byIndex.err == "")
             #expect(try fixture.ctl(["get"]).out == "100\n")
 
-            let json = try parseObject(try fixture.ctl(["set", "21", "--json"]).out)
+            let json = try parseJSONObject(try fixture.ctl(["set", "21", "--json"]).out)
             #expect(json["index"] as? Int == 0)
             #expect(json["size"] as? Int == 20)
 
@@ -102,7 +102,7 @@ extension DaemonTests {
             #expect(top.err == "stopped at the largest size, 100 points\n", "it moved from 80 before stopping")
             let again = try fixture.ctl(["inc", "--json"])
             #expect(again.status == 0)
-            let object = try parseObject(again.out)
+            let object = try parseJSONObject(again.out)
             #expect(object["index"] as? Int == 4)
             #expect(object["size"] as? Int == 100)
             #expect(object["atLimit"] as? Bool == true)
@@ -110,7 +110,7 @@ extension DaemonTests {
 
             let dec = try fixture.ctl(["dec", "2", "--json"])
             #expect(dec.status == 0 && dec.err == "")
-            let decObject = try parseObject(dec.out)
+            let decObject = try parseJSONObject(dec.out)
             #expect(decObject["size"] as? Int == 60)
             #expect(decObject["atLimit"] as? Bool == false)
             let bottom = try fixture.ctl(["dec", "9"])
@@ -137,7 +137,7 @@ extension DaemonTests {
         func refusedDuringPreview() throws {
             let fixture = try DaemonFixture()
             let other = try fixture.client()
-            try other.selector("Preview", [.double(tick[4])])
+            try other.call("Preview", [.double(tick[4])])
 
             for arguments in [["inc"], ["dec"], ["set", "40"], ["set", "--index", "1"], ["drag", "12", "--release", "12"]] {
                 let result = try fixture.ctl(arguments)
@@ -145,25 +145,25 @@ extension DaemonTests {
                 #expect(result.out == "", "\(arguments)")
                 #expect(result.err.hasPrefix("snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "),
                         "\(arguments): \(result.err)")
-                #expect(result.err.contains(other.uniqueName), "the message names the client: \(result.err)")
+                #expect(result.err.contains(other.connection.uniqueName), "the message names the client: \(result.err)")
             }
 
             let show = try fixture.ctl(["show"])
             #expect(show.status == 0 && show.err == "")
             #expect(show.out == "20 - 40 - (60) - 80 - [100]\npreview 100 points, committed 60 points\n")
-            let json = try parseObject(try fixture.ctl(["show", "--json"]).out)
+            let json = try parseJSONObject(try fixture.ctl(["show", "--json"]).out)
             #expect(json["shownIndex"] as? Int == 4)
             #expect(json["shownSize"] as? Int == 100)
             #expect(json["selectedIndex"] as? Int == 2)
             #expect(json["selectedSize"] as? Int == 60)
             #expect(json["previewing"] as? Bool == true)
             #expect(json["text"] as? String == "20 - 40 - (60) - 80 - [100]")
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == true)
             #expect(status["valueText"] as? String == "100 points")
             #expect(try fixture.ctl(["get"]).out == "60\n")
 
-            try other.selector("Cancel")
+            try other.call("Cancel")
             #expect(try fixture.ctl(["show"]).out == "20 - 40 - [60] - 80 - 100\n")
             #expect(try fixture.ctl(["inc"]).status == 0)
         }

@@ -7,7 +7,7 @@ extension DaemonTests {
     @Suite("doctor")
     struct Doctor {
         func statuses(_ json: String) throws -> (failed: String?, steps: [String: String]) {
-            let object = try parseObject(json)
+            let object = try parseJSONObject(json)
             let checks = try #require(object["checks"] as? [[String: Any]])
             var steps: [String: String] = [:]
             for check in checks { steps[check["step"] as? String ?? "?"] = check["status"] as? String }
@@ -94,7 +94,7 @@ extension DaemonTests.Doctor {
         #expect(lines.count == 6 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
         #expect(result.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
                 "\(result.out)")
-        let json = try parseObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)
+        let json = try parseJSONObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)
         #expect(json["ok"] as? Bool == true)
         #expect(json["failed"] is NSNull)
     }

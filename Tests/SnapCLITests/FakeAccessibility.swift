@@ -58,7 +58,7 @@ final class FakeAccessibility: Sendable {
                     ]),
                 ])
                 guard try registry.requestName(BusName(rawValue: "org.a11y.atspi.Registry")!) else {
-                    throw HarnessError(description: "org.a11y.atspi.Registry is taken")
+                    throw TestFailure("org.a11y.atspi.Registry is taken")
                 }
                 loop.add(registry)
                 loop.add(application)
@@ -77,7 +77,7 @@ final class FakeAccessibility: Sendable {
             return shared.handle.withLock { $0 } != nil || problem != nil
         }
         guard ready, problem == nil else {
-            throw HarnessError(description: "fake accessibility did not start: \(problem ?? "timeout")")
+            throw TestFailure("fake accessibility did not start: \(problem ?? "timeout")")
         }
     }
 

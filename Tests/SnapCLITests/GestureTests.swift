@@ -18,7 +18,7 @@ extension DaemonTests {
             // 140 is nearer 60 (x 168) than 40 (x 90).
             let json = try fixture.ctl(["drag", "12", "--release", "140", "--json"])
             #expect(json.status == 0)
-            let object = try parseObject(json.out)
+            let object = try parseJSONObject(json.out)
             let previews = try #require(object["previews"] as? [[String: Any]])
             #expect(previews.count == 1)
             #expect(previews.first?["x"] as? Double == 12)
@@ -28,7 +28,7 @@ extension DaemonTests {
             #expect(object["x"] as? Double == 140)
             #expect(object["index"] as? Int == 2)
             #expect(object["size"] as? Int == 60)
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
@@ -39,7 +39,7 @@ extension DaemonTests {
             let result = try fixture.ctl(["drag", "-10", "324", "--cancel"])
             #expect(result.status == 0, "\(result.err)")
             #expect(result.out == "preview 20\npreview 100\ncancel 60\n")
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
@@ -50,11 +50,11 @@ extension DaemonTests {
             let drag = try ChildProcess(productPath("snapsizectl")!, ["drag", "324", "246", "--release", "324", "--interval", "30"],
                                         environment: fixture.environment)
             #expect(waitUntil(timeout: 10) { drag.stdout.contains("preview 100") }, "\(drag.stderr)")
-            #expect(try parseObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == true)
+            #expect(try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == true)
             kill(drag.pid, SIGINT)
             #expect(drag.wait() == 130)
             #expect(drag.stdout == "preview 100\ncancel 60\n")
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
@@ -66,11 +66,11 @@ extension DaemonTests {
             #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching Circle size, now 60 points") }, "\(watch.stderr)")
 
             let other = try fixture.client()
-            try other.selector("Preview", [.double(tick[4])])   // preview 100
-            try other.selector("Commit", [.double(tick[1])])    // commit 40, from the release x
-            try other.selector("Preview", [.double(tick[3])])   // preview 80
-            try other.selector("Cancel")                       // back to 40
-            try other.selector("Increment")                    // commit 60
+            try other.call("Preview", [.double(tick[4])])   // preview 100
+            try other.call("Commit", [.double(tick[1])])    // commit 40, from the release x
+            try other.call("Preview", [.double(tick[3])])   // preview 80
+            try other.call("Cancel")                       // back to 40
+            try other.call("Increment")                    // commit 60
 
             #expect(waitUntil(timeout: 10) { watch.stdout.split(separator: "\n").count >= 5 }, "\(watch.stdout)")
             kill(watch.pid, SIGINT)
@@ -82,7 +82,7 @@ extension DaemonTests {
                 ("preview", 3, 80, "80 points", 40), ("cancel", 1, 40, "40 points", 40), ("commit", 2, 60, "60 points", 60),
             ]
             for (line, (phase, index, size, text, committed)) in zip(lines, expected) {
-                let object = try parseObject(line)
+                let object = try parseJSONObject(line)
                 #expect(object["phase"] as? String == phase, "\(line)")
                 #expect(object["index"] as? Int == index, "\(line)")
                 #expect(object["size"] as? Int == size, "\(line)")
@@ -98,7 +98,7 @@ extension DaemonTests {
             #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") })
             do {
                 let other = try fixture.client()
-                try other.selector("Preview", [.double(tick[0])])
+                try other.call("Preview", [.double(tick[0])])
                 other.close()   // leaves the bus: the daemon ends its preview
             }
             #expect(try fixture.ctl(["dec"]).status == 0)

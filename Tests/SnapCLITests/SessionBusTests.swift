@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 extension DaemonTests {
@@ -19,9 +20,7 @@ extension DaemonTests {
             let get = try fixture.ctl(["set", "80"])
             #expect(get.status == 0 && get.out == "80\n", "\(get)")
             // The same bus as other clients see it: gdbus finds the daemon there too, with no variable set.
-            let gdbus = try run("gdbus", ["call", "--session", "--dest", "org.snapsize.SizeSelector1", "--object-path",
-                                          "/org/snapsize/SizeSelector1", "--method", "org.freedesktop.DBus.Properties.Get",
-                                          "org.snapsize.SizeSelector1", "SelectedSize"], environment: fixture.environment)
+            let gdbus = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", SelectorBus.interface.rawValue, "SelectedSize")
             #expect(gdbus.status == 0 && gdbus.stdout == "(<80>,)\n", "\(gdbus.stdout) \(gdbus.stderr)")
 
             let doctor = try fixture.ctl(["doctor"])

@@ -44,7 +44,7 @@ extension DaemonTests {
             #expect(!isRestored(terminal), "adjust switches the terminal to raw input")
 
             press(terminal, right, expect: "Preview: 80 points")
-            let shown = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let shown = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(shown["previewing"] as? Bool == true)
             #expect(shown["shownSize"] as? Int == 80)
             #expect(shown["selectedSize"] as? Int == 60)
@@ -55,7 +55,7 @@ extension DaemonTests {
 
             press(terminal, left, expect: "Preview: 80 points")
             press(terminal, escape, expect: "Cancelled: 100 points")
-            #expect(try parseObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == false)
+            #expect(try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == false)
             press(terminal, home, expect: "Preview: 20 points")
             press(terminal, end, expect: "Preview: 100 points")
             press(terminal, left + left, expect: "Preview: 60 points")
@@ -72,7 +72,7 @@ extension DaemonTests {
                 "Preview: 100 points", "Preview: 80 points", "Preview: 60 points", "Committed: 60 points",
                 "Preview: 40 points", "Cancelled: 60 points",
             ])
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
@@ -86,7 +86,7 @@ extension DaemonTests {
             #expect(terminal.waitForExit() == 130)
             #expect(terminal.output.hasSuffix("Preview: 80 points\nCancelled: 60 points\n"), "\(terminal.output)")
             #expect(isRestored(terminal))
-            let status = try parseObject(try fixture.ctl(["status", "--json"]).out)
+            let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
@@ -96,12 +96,12 @@ extension DaemonTests {
             let fixture = try DaemonFixture()
             let terminal = try adjust(fixture)
             let other = try fixture.client()
-            try other.selector("Preview", [.double(tick[0])])
+            try other.call("Preview", [.double(tick[0])])
             terminal.send(right)
             #expect(terminal.waitForOutput(containing: "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "
-                                           + "A preview is open (held by \(other.uniqueName))"), "\(terminal.output)")
+                                           + "A preview is open (held by \(other.connection.uniqueName))"), "\(terminal.output)")
             #expect(!terminal.output.contains("Preview: "))
-            try other.selector("Cancel")
+            try other.call("Cancel")
             press(terminal, right, expect: "Preview: 80 points")
             terminal.send("q")
             #expect(terminal.waitForExit() == 0)
@@ -112,7 +112,7 @@ extension DaemonTests {
         func showOnTerminal() throws {
             let fixture = try DaemonFixture()
             let other = try fixture.client()
-            try other.selector("Preview", [.double(tick[3])])
+            try other.call("Preview", [.double(tick[3])])
             var environment = fixture.environment
             environment["TERM"] = "xterm"
             let colour = try TerminalProcess(productPath("snapsizectl")!, ["show"], environment: environment)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SizeSelectorContract
 import TestSupport
 
 /// The interface file as code generators read it: Qt's qdbusxml2cpp (Debian qtbase5-dev-tools) and
@@ -37,8 +38,8 @@ struct CodeGeneratorTests {
         int main(void) {
             GError *error = NULL;
             SnapSizeSelector1 *proxy = snap_size_selector1_proxy_new_for_bus_sync(
-                G_BUS_TYPE_SESSION, G_DBUS_PROXY_FLAGS_NONE, "org.snapsize.SizeSelector1",
-                "/org/snapsize/SizeSelector1", NULL, &error);
+                G_BUS_TYPE_SESSION, G_DBUS_PROXY_FLAGS_NONE, "\(SelectorBus.name.rawValue)",
+                "\(SelectorBus.path.rawValue)", NULL, &error);
             if (proxy == NULL) { fprintf(stderr, "proxy: %s\\n", error->message); return 1; }
             guint index = 0;
             gint size = 0;

@@ -15,7 +15,7 @@ struct FaultTests {
         var survived = 0
         for round in 0..<rounds {
             let fixture = try DaemonFixture()
-            guard let pid = fixture.daemon?.pid else { throw FixtureError(description: "no daemon") }
+            guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
             let client = try fixture.client()
             let delay = useconds_t(Int.random(in: 5_000...60_000))
             let killer = Thread { usleep(delay); kill(pid, SIGKILL) }
@@ -53,7 +53,7 @@ struct FaultTests {
     @Test("the session bus dies: snapsized exits 75 within a second, without spinning")
     func busDies() throws {
         let fixture = try DaemonFixture()
-        guard let daemon = fixture.daemon else { throw FixtureError(description: "no daemon") }
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
         let killed = Date()
         fixture.bus.kill()
         #expect(waitUntil(timeout: 1, interval: 0.002) { !daemon.isRunning })
@@ -66,7 +66,7 @@ struct FaultTests {
     @Test("an idle daemon does not wake up")
     func idle() throws {
         let fixture = try DaemonFixture()
-        guard let pid = fixture.daemon?.pid else { throw FixtureError(description: "no daemon") }
+        guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
         _ = try fixture.client().call("Increment")
         usleep(200_000)
         let before = try contextSwitches(pid)
@@ -80,7 +80,7 @@ struct FaultTests {
         let clients = 32
         let callsEach = stressing ? 1_000 : 150
         let fixture = try DaemonFixture()
-        guard let pid = fixture.daemon?.pid else { throw FixtureError(description: "no daemon") }
+        guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
         let address = fixture.bus.address
         let watcher = try fixture.client()
         watcher.listen()
@@ -137,7 +137,7 @@ struct FaultTests {
 /// refusals by name; throws on anything undocumented or unanswered.
 @discardableResult
 func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
-    let client = try Client(address: address)
+    let client = try SelectorClient(address: address)
     var random = SeededRandom(seed: seed)
     var refusals: [String: Int] = [:]
     var previewing = false
@@ -162,14 +162,14 @@ func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
                 let reply = try client.call(member, arguments)
                 if reply.count >= 2, let index = reply[0].asUInt32, let size = reply[1].asInt32,
                    [20, 40, 60, 80, 100][Int(index)] != size {
-                    throw FixtureError(description: "\(member) replied index \(index) with size \(size)")
+                    throw TestFailure("\(member) replied index \(index) with size \(size)")
                 }
                 if member == "Preview" { previewing = true }
                 if member == "Commit" || member == "Cancel" { previewing = false }
             }
         } catch let error as MethodError {
             guard error.name == .previewActive else {
-                throw FixtureError(description: "\(member)\(arguments): \(error)")
+                throw TestFailure("\(member)\(arguments): \(error)")
             }
             refusals[error.name.rawValue, default: 0] += 1
         }
@@ -182,7 +182,7 @@ func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
 func residentKiB(_ pid: pid_t) throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let value = Int(line.filter(\.isNumber)) else { throw FixtureError(description: "no VmRSS for \(pid)") }
+          let value = Int(line.filter(\.isNumber)) else { throw TestFailure("no VmRSS for \(pid)") }
     return value
 }
 

@@ -69,7 +69,7 @@ enum Fuzz {
         // Unknown members, interfaces, properties, paths.
         case 17: return FuzzCall(member: ["Frobnicate", "increment", "SetIndexes"].randomElement(using: &random)!)
         case 18: return FuzzCall(interface: "org.snapsize.Nope1", member: "Increment")
-        case 19: return FuzzCall(path: ObjectPath(rawValue: "/org/snapsize/SizeSelector1/child")!, member: "Increment")
+        case 19: return FuzzCall(path: objectPath.appending("child")!, member: "Increment")
         case 20: return FuzzCall(path: ObjectPath(rawValue: "/")!, member: "Increment")
         case 21:
             return FuzzCall(interface: "org.freedesktop.DBus.Properties", member: "Get",

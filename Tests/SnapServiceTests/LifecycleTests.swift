@@ -110,7 +110,7 @@ struct LifecycleTests {
     @Test("the session bus going away ends the daemon at once with a non-zero status")
     func busLost() throws {
         let fixture = try DaemonFixture()
-        guard let daemon = fixture.daemon else { throw FixtureError(description: "no daemon") }
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
         fixture.bus.kill()
         #expect(waitUntil(timeout: 1) { !daemon.isRunning })
         #expect(daemon.wait() == 75)
