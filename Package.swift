@@ -42,13 +42,19 @@ let package = Package(
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
         // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned).
-        .executableTarget(name: "snapsized", dependencies: ["SnapService"],
+        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi"]),
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI"]),
+        // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb).
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+
+        // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
+        .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapService", "SnapCore", "SnapTexts"]),
+        .executableTarget(name: "snapsize-docs", dependencies: ["SnapDocs"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
@@ -62,6 +68,7 @@ let package = Package(
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
+        .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "TestSupport"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "TestSupport"]),

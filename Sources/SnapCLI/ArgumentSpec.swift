@@ -26,7 +26,7 @@ public struct ArgumentSpec: Sendable {
     }
 
     /// How it appears in the usage line and the options list.
-    var synopsis: String {
+    public var synopsis: String {
         switch kind {
         case .flag: return "--\(name)"
         case .option(let value): return "--\(name) <\(value)>"
@@ -108,7 +108,7 @@ private func looksNumeric(_ word: String) -> Bool {
 }
 
 extension ArgumentSpec {
-    var isPositional: Bool {
+    public var isPositional: Bool {
         if case .positional = kind { return true }
         return false
     }

@@ -65,6 +65,11 @@ extension Command {
 
     /// `USAGE: snapsizectl snap --x <x> [--sizes <list>] ...`, generated from `arguments`.
     static func usageLine(tool: String) -> String {
+        tr("USAGE:") + " " + synopsis(tool: tool)
+    }
+
+    /// `snapsizectl snap --x <x> [--sizes <list>] ...`.
+    static func synopsis(tool: String) -> String {
         let parts = allArguments.filter { $0.name != "help" }.map { spec -> String in
             switch spec.kind {
             case .positional(_, let optional, _): return optional ? "[\(spec.synopsis)]" : spec.synopsis
@@ -72,7 +77,7 @@ extension Command {
             default: return "[\(spec.synopsis)]"
             }
         }
-        return ([tr("USAGE:"), tool, name] + parts).joined(separator: " ")
+        return ([tool, name] + parts).joined(separator: " ")
     }
 
     static func helpText(tool: String) -> String {

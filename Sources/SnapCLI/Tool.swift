@@ -68,12 +68,26 @@ public enum Tool {
         commands.first { $0.name == name }
     }
 
+    /// What the tool is for, in one sentence (`--help` and the man page).
+    public static var summary: String {
+        tr("Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.")
+    }
+
+    /// The exit statuses, indented as `--help` lists them (the man page too).
+    public static var exitStatuses: String {
+        tr("""
+              0 success, 1 the daemon refused the request, 64 usage error,
+              69 the daemon is not running and cannot be activated, 70 internal error,
+              130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
+            """)
+    }
+
     /// The tool's help, generated from the command table.
     public static func helpText() -> String {
         let width = (commands.map { $0.name.count }.max() ?? 0) + 2
         let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
         return tr("USAGE: %s <command> [options]", name) + "\n\n"
-            + tr("Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.") + "\n\n"
+            + summary + "\n\n"
             + tr("COMMANDS:") + "\n" + list.joined(separator: "\n") + "\n\n"
             + tr("OPTIONS:") + "\n"
             + tr("""
@@ -82,10 +96,6 @@ public enum Tool {
                   Commands that call snapsized take --timeout <seconds> (default 25); those that print data take --json.
                 """, name) + "\n\n"
             + tr("EXIT STATUS:") + "\n"
-            + tr("""
-                  0 success, 1 the daemon refused the request, 64 usage error,
-                  69 the daemon is not running and cannot be activated, 70 internal error,
-                  130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
-                """) + "\n"
+            + exitStatuses + "\n"
     }
 }

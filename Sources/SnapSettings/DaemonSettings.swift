@@ -168,6 +168,23 @@ public enum DaemonArguments {
         return settings
     }
 
+    /// What the daemon does (`--help` and the man page).
+    public static var summary: String {
+        tr("""
+            Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
+            as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
+            else the socket $XDG_RUNTIME_DIR/bus.
+            """)
+    }
+
+    /// The exit statuses, indented as `--help` lists them (the man page too).
+    public static var exitStatuses: String {
+        tr("""
+              0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
+              75 the session bus went away (restart me).
+            """)
+    }
+
     /// `snapsized --help`, generated from the option table.
     public static func helpText() -> String {
         let rows = DaemonOption.all.map { option in
@@ -176,16 +193,9 @@ public enum DaemonArguments {
         let width = (rows.map { $0.0.count }.max() ?? 0) + 2
         let table = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + $0.1 }
         return tr("USAGE: %s [options]", "snapsized") + "\n\n"
-            + tr("""
-                Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
-                as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
-                else the socket $XDG_RUNTIME_DIR/bus.
-                """) + "\n\n"
+            + summary + "\n\n"
             + tr("OPTIONS:") + "\n" + table.joined(separator: "\n") + "\n\n"
             + tr("EXIT STATUS:") + "\n"
-            + tr("""
-                  0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
-                  75 the session bus went away (restart me).
-                """) + "\n"
+            + exitStatuses + "\n"
     }
 }

@@ -1,7 +1,9 @@
-import Foundation
+import DBusKit
+import Glibc
 import SnapCLI
 
-// Thin entry point: everything lives in SnapCLI so tests can drive it in-process.
+// Thin entry point: everything lives in SnapCLI so tests can drive it in-process. No Foundation, so
+// that the statically linked binary stays small (see processEnvironment).
 let status = Tool.main(Array(CommandLine.arguments.dropFirst()),
-                       context: CommandContext(console: .standard(), environment: ProcessInfo.processInfo.environment))
+                       context: CommandContext(console: .standard(), environment: processEnvironment()))
 exit(status)

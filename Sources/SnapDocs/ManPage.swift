@@ -1,0 +1,178 @@
+import Foundation
+import SnapCLI
+
+/// The man page of a program, in the man(7) macros, generated from its ToolDocument.
+public enum ManPage {
+    public static func render(_ tool: ToolDocument, date: String) -> String {
+        var page = Roff()
+        page.macro("TH", tool.name.uppercased(), "1", date, "snapsize \(tool.version)", "User Commands")
+        // Ragged right, since help text carries long unbreakable words (JSON examples, error names) that
+        // a justified line cannot absorb without a formatter warning; no hyphenation, so that names such
+        // as org.snapsize.SizeSelector1 stay whole.
+        page.text(".ad l", escaped: false)
+        page.text(".nh", escaped: false)
+        page.macro("SH", "NAME")
+        page.text("\(tool.name) \\- \(tool.tagline)", escaped: false)
+        page.macro("SH", "SYNOPSIS")
+        for (index, line) in tool.synopsis.enumerated() {
+            if index > 0 { page.macro("br") }
+            page.synopsis(line)
+        }
+        page.macro("SH", "DESCRIPTION")
+        page.prose(tool.description)
+        if !tool.commands.isEmpty {
+            page.macro("SH", "COMMANDS")
+            for command in tool.commands {
+                page.macro("SS", command.name)
+                page.synopsis(command.synopsis)
+                page.macro("PP")
+                page.prose(command.abstract)
+                if !command.discussion.isEmpty { page.prose(command.discussion) }
+                page.macro("RS", "4")
+                page.options(command.arguments)
+                page.macro("RE")
+            }
+        }
+        page.macro("SH", "OPTIONS")
+        page.options(tool.options)
+        page.macro("SH", "EXIT STATUS")
+        page.prose(tool.exitStatus)
+        if !tool.environment.isEmpty {
+            page.macro("SH", "ENVIRONMENT")
+            for (name, meaning) in tool.environment {
+                page.macro("TP")
+                page.macro("B", name)
+                page.text(meaning)
+            }
+        }
+        if !tool.files.isEmpty {
+            page.macro("SH", "FILES")
+            for (path, meaning) in tool.files {
+                page.macro("TP")
+                page.macro("I", path)
+                page.text(meaning)
+            }
+        }
+        page.macro("SH", "SEE ALSO")
+        page.text(tool.seeAlso.map { entry -> String in
+            let parts = entry.split(separator: "(")
+            return "\\fB\(Roff.escape(String(parts[0])))\\fR(" + parts.dropFirst().joined(separator: "(")
+        }.joined(separator: ", "), escaped: false)
+        return page.text
+    }
+}
+
+/// A man(7) document under construction: escaping and the few macros the pages use.
+struct Roff {
+    private(set) var text = ""
+
+    /// Text safe to put on a roff line: backslashes doubled as `\e`, option dashes as `\-` (so
+    /// they copy as ASCII minus), and a line that would start with `.` or `'` guarded by `\&`.
+    static func escape(_ string: String) -> String {
+        var result = ""
+        var previous: Character = " "
+        for character in string {
+            switch character {
+            case "\\": result += "\\e"
+            case "-" where previous == " " || previous == "-" || previous == "(" || previous == "[" || previous == "'" || previous == "|":
+                result += "\\-"
+            default: result.append(character)
+            }
+            previous = character
+        }
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+
+    /// Lets a filled line break after a comma inside a word (`{"index":2,"size":60}`): `\:` is an
+    /// invisible break point. Without it such a word can be wider than the page.
+    static func breakable(_ line: String) -> String {
+        var result = ""
+        var previous: Character = " "
+        for character in line {
+            if previous == ",", character != " " { result += "\\:" }
+            result.append(character)
+            previous = character
+        }
+        return result
+    }
+
+    mutating func macro(_ name: String, _ arguments: String...) {
+        let quoted = arguments.map { "\"" + Self.escape($0).replacingQuotes() + "\"" }
+        text += "." + ([name] + quoted).joined(separator: " ") + "\n"
+    }
+
+    mutating func text(_ line: String, escaped: Bool = true) {
+        text += (escaped ? Self.escape(line) : line) + "\n"
+    }
+
+    /// Paragraphs from help text: plain lines are refilled by the formatter; a run of indented lines
+    /// (examples, JSON, lists) keeps its layout.
+    mutating func prose(_ string: String) {
+        var indented = false
+        for line in string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let isIndented = line.hasPrefix("  ")
+            if isIndented != indented {
+                if isIndented {
+                    macro("PP")
+                    macro("RS", "2")
+                    macro("nf")
+                } else {
+                    macro("fi")
+                    macro("RE")
+                    macro("PP")
+                }
+                indented = isIndented
+            }
+            if line.isEmpty {
+                if !indented { macro("PP") }
+                continue
+            }
+            if isIndented {
+                text(String(line.dropFirst(2)))
+            } else {
+                text(Self.breakable(Self.escape(line)), escaped: false)
+            }
+        }
+        if indented {
+            macro("fi")
+            macro("RE")
+        }
+    }
+
+    /// A usage line: the program and command in bold, placeholders in italics.
+    mutating func synopsis(_ line: String) {
+        let words = line.split(separator: " ").map { word -> String in
+            let escaped = Self.escape(String(word))
+            if word.contains("<") {
+                return escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(of: ">", with: "\\fR")
+            }
+            return word.hasPrefix("[") || word == "|" || word.hasPrefix("--") ? escaped : "\\fB" + escaped + "\\fR"
+        }
+        text(words.joined(separator: " "), escaped: false)
+    }
+
+    /// One `.TP` entry per option or argument: its synopsis, then its help.
+    mutating func options(_ specs: [ArgumentSpec]) {
+        for spec in specs {
+            macro("TP")
+            let name = spec.name == "help" ? "-h, --help" : spec.synopsis
+            let escaped = Self.escape(name)
+            text("\\fB" + escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(of: ">", with: "\\fB") + "\\fR",
+                 escaped: false)
+            text(spec.help)
+        }
+    }
+}
+
+private extension String {
+    /// Inside a quoted macro argument a double quote is written `""`.
+    func replacingQuotes() -> String {
+        var result = ""
+        for character in self {
+            if character == "\"" { result += "\"\"" } else { result.append(character) }
+        }
+        return result
+    }
+
+}

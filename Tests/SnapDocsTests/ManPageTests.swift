@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import SnapCLI
+import SnapSettings
+@testable import SnapDocs
+import TestSupport
+
+/// The man pages as man-db renders them: no formatter warnings, and every command and option of the
+/// tables that --help is made of.
+@Suite("man pages")
+struct ManPageTests {
+    /// Renders `page` the way lintian checks pages; returns (text, warnings).
+    func render(_ page: String, width: Int) throws -> (text: String, warnings: String) {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try page.write(toFile: directory + "/page.1", atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["MANROFFSEQ"] = ""
+        environment["MANWIDTH"] = String(width)
+        // As lintian runs it: troff output thrown away, warnings on stderr.
+        let lint = try run("man", ["--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", directory + "/page.1"],
+                           environment: environment)
+        #expect(lint.status == 0, "\(lint.stderr)")
+        // As a person reads it, as plain text.
+        let plain = try run("man", ["-l", directory + "/page.1"], environment: environment)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        return (plain.stdout, lint.stderr)
+    }
+
+    @Test("snapsizectl(1): no warnings at 60, 80 and 132 columns; every command and option is there")
+    func snapsizectl() throws {
+        let page = ManPage.render(.snapsizectl, date: "2026-12-01")
+        for width in [60, 80, 132] {
+            let (text, warnings) = try render(page, width: width)
+            #expect(warnings == "", "width \(width): \(warnings)")
+            guard width == 80 else { continue }
+            #expect(text.contains("SNAPSIZECTL(1)"))
+            for command in Tool.descriptions {
+                #expect(text.contains("\n   \(command.name)\n"), "no section for \(command.name)")
+                for spec in command.arguments where !spec.isPositional {
+                    #expect(text.contains("--\(spec.name)"), "\(command.name) lacks --\(spec.name)")
+                }
+            }
+            for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "SEE ALSO"] {
+                #expect(text.contains("\n\(section)\n"), "no \(section)")
+            }
+            #expect(text.contains("XDG_RUNTIME_DIR"))
+        }
+    }
+
+    @Test("snapsized(1): no warnings; every option of the daemon's table")
+    func snapsized() throws {
+        let (text, warnings) = try render(ManPage.render(.snapsized, date: "2026-12-01"), width: 80)
+        #expect(warnings == "", "\(warnings)")
+        for option in DaemonOption.all {
+            #expect(text.contains("--\(option.name)"), "lacks --\(option.name)")
+        }
+        #expect(text.contains("FILES") && text.contains("$XDG_STATE_HOME/snapsize/state"))
+    }
+
+    @Test("roff escaping: backslashes, option dashes, a leading dot")
+    func escaping() {
+        #expect(Roff.escape("a\\b") == "a\\eb")
+        #expect(Roff.escape("--json and x-y") == "\\-\\-json and x-y")
+        #expect(Roff.escape(".hidden") == "\\&.hidden")
+        #expect(Roff.escape("'quoted'") == "\\&'quoted'")
+        #expect(Roff.breakable("{\"a\":1,\"b\":2}, c") == "{\"a\":1,\\:\"b\":2}, c")
+    }
+}
