@@ -1,0 +1,34 @@
+#!/bin/sh
+# scripts/build-deb.sh DIR: turns the staged install in DIR/debian/snapsize (make install PREFIX=/usr
+# DESTDIR=DIR/debian/snapsize) into DIR/snapsize_VERSION_ARCH.deb with dpkg-deb. Depends comes from
+# dpkg-shlibdeps over the two programs; the control text is packaging/control.
+set -eu
+dir=$(cd "$1" && pwd)
+root=$dir/debian/snapsize
+here=$(cd "$(dirname "$0")/.." && pwd)
+version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$here/Sources/SnapCLI/Tool.swift")
+arch=$(dpkg --print-architecture)
+
+# What Debian wants beside the programs: the copyright and a changelog (a native package's).
+doc=$root/usr/share/doc/snapsize
+install -d -m 755 "$doc"
+install -m 644 "$here/packaging/copyright" "$doc/copyright"
+date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)}")
+printf 'snapsize (%s) unstable; urgency=medium\n\n  * Built by make deb from the snapsize sources.\n\n -- snapsize developers <snapsize@example.org>  %s\n' \
+    "$version" "$date" | gzip -9n > "$doc/changelog.gz"
+chmod 644 "$doc/changelog.gz"
+
+# dpkg-shlibdeps reads debian/control from the current directory, and the package's files from debian/snapsize.
+printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n' > "$dir/debian/control"
+depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize/usr/bin/snapsized debian/snapsize/usr/bin/snapsizectl | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+install -d -m 755 "$root/DEBIAN"
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
+    "$here/packaging/control" > "$root/DEBIAN/control"
+(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+find "$root" -type d -exec chmod 755 {} +
+
+dpkg-deb --root-owner-group -Zxz --build "$root" "$dir/snapsize_${version}_${arch}.deb"

@@ -1,0 +1,60 @@
+#!/bin/bash
+# scripts/check-deb.sh DEB: the package as a user gets it (run by `make test` after `make deb`).
+# Unpacks it with dpkg -x; checks every file it must carry, that ldd finds only libraries owned by
+# Debian packages (no Swift runtime, nothing missing), that the unpacked programs run (--version),
+# that man renders its pages without warnings, and that bash-completion's own loader finds the
+# completion where the package put it. Exits non-zero, saying what is wrong, on the first failure.
+set -euo pipefail
+deb=$1
+fail() { echo "check-deb: $*" >&2; exit 1; }
+work=$(mktemp -d /tmp/snapsize-deb.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+dpkg-deb --contents "$deb" | awk '{print $6}' > "$work/contents"
+for path in usr/bin/snapsized usr/bin/snapsizectl usr/share/dbus-1/services/org.snapsize.SizeSelector1.service \
+            usr/lib/systemd/user/snapsized.service usr/share/man/man1/snapsizectl.1.gz usr/share/man/man1/snapsized.1.gz \
+            usr/share/bash-completion/completions/snapsizectl usr/share/zsh/vendor-completions/_snapsizectl \
+            usr/share/fish/vendor_completions.d/snapsizectl.fish usr/share/doc/snapsize/copyright; do
+    grep -qx "./$path" "$work/contents" || fail "the package lacks /$path"
+done
+for po in po/*.po; do
+    [ -e "$po" ] || continue
+    lang=$(basename "$po" .po)
+    grep -qx "./usr/share/locale/$lang/LC_MESSAGES/snapsize.mo" "$work/contents" || fail "the package lacks the $lang translation"
+done
+depends=$(dpkg-deb --field "$deb" Depends)
+case $depends in *libdbus-1-3*) ;; *) fail "Depends lacks libdbus-1-3: $depends" ;; esac
+case $depends in *swift*) fail "Depends names a Swift package: $depends" ;; esac
+
+dpkg -x "$deb" "$work/root"
+for program in snapsized snapsizectl; do
+    binary=$work/root/usr/bin/$program
+    file "$binary" | grep -q "stripped" && ! file "$binary" | grep -q "not stripped" || fail "$program is not stripped"
+    ldd "$binary" > "$work/ldd" || fail "ldd $program failed"
+    grep -q "not found" "$work/ldd" && fail "$program: a library is missing: $(grep 'not found' "$work/ldd")"
+    grep -qi "swift" "$work/ldd" && fail "$program links a Swift library dynamically: $(grep -i swift "$work/ldd")"
+    for library in $(awk '$2 == "=>" && $3 ~ /^\// {print $3}' "$work/ldd"); do
+        dpkg -S "$library" > /dev/null 2>&1 || dpkg -S "$(readlink -f "$library")" > /dev/null 2>&1 \
+            || fail "$program needs $library, which no Debian package owns"
+    done
+    version=$(env -i PATH=/usr/bin:/bin "$binary" --version) || fail "$program --version failed"
+    [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
+done
+grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/org.snapsize.SizeSelector1.service" \
+    || fail "the activation file does not start /usr/bin/snapsized"
+
+for page in "$work"/root/usr/share/man/man1/*.1.gz; do
+    warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 > /dev/null)
+    [ -z "$warnings" ] || fail "man warns about $(basename "$page"): $warnings"
+done
+
+# bash-completion's loader, looking in the unpacked share/ as it looks in /usr/share.
+offered=$(XDG_DATA_DIRS=$work/root/usr/share bash --norc -c '
+    source /usr/share/bash-completion/bash_completion
+    __load_completion snapsizectl || exit 1
+    complete -p snapsizectl >&2
+    COMP_WORDS=(snapsizectl stat); COMP_CWORD=1; COMP_LINE="snapsizectl stat"; COMP_POINT=${#COMP_LINE}
+    _snapsizectl snapsizectl stat snapsizectl
+    echo "${COMPREPLY[@]}"') || fail "bash-completion did not load the snapsizectl completion from the package"
+[ "$offered" = "status" ] || fail "bash completed 'snapsizectl stat' to '$offered'"
+echo "check-deb: $(basename "$deb") is complete, links only Debian libraries, and runs unpacked"
