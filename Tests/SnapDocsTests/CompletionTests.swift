@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SnapSettings
 @testable import SnapDocs
 import TestSupport
 
@@ -60,12 +61,23 @@ struct CompletionTests {
         ("snapsizectl snap --layout ", ["ordinal", "numeric"]),
         ("snapsizectl set --index ", []),
         ("snapsized --lay", ["--layout"]),
-        ("snapsized --announce ", ["changes", "never"]),
+        ("snapsized --layout ", ["ordinal", "numeric"]),
         ("snapsized --no-", ["--no-state", "--no-accessibility"]),
     ])
     func bashCompletes(line: String, expected: [String]) throws {
         let program = String(line.prefix(while: { $0 != " " }))
         #expect(try bash(program, line) == expected, "\(line)")
+    }
+
+    /// The choices the daemon's option table gives --announce (whatever they are today).
+    static var announceChoices: [String] {
+        (DaemonOption.all.first { $0.name == "announce" }?.valueName ?? "").split(separator: "|").map(String.init)
+    }
+
+    @Test("bash: an option's choices come from the daemon's option table")
+    func bashChoicesFromTable() throws {
+        #expect(Self.announceChoices.count >= 2)
+        #expect(try bash("snapsized", "snapsized --announce ") == Self.announceChoices)
     }
 
     @Test("bash: the allowed sizes of the running daemon for 'set', the defaults without one")
@@ -96,7 +108,7 @@ struct CompletionTests {
         #expect(try complete("snapsizectl stat") == ["status"])
         #expect(try complete("snapsizectl snap --layout ").sorted() == ["numeric", "ordinal"])
         #expect(try complete("snapsizectl set ").sorted() == ["100", "20", "40", "60", "80"])
-        #expect(try complete("snapsized --announce ").sorted() == ["changes", "never"])
+        #expect(try complete("snapsized --announce ").sorted() == Self.announceChoices.sorted())
     }
 
     @Test("zsh: the scripts parse")
