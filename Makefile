@@ -6,10 +6,11 @@ PREFIX     ?= $(HOME)/.local
 RELEASE    := .build/release
 
 # Build: C libraries used through SwiftPM system-library targets.
-BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config
+# gettext: msgfmt compiles the message catalogs in po/.
+BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config gettext
 # Run and test: the buses and the real clients the tests drive.
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
-              gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail
+              gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales
 # Tools the tests run on our files, installed without their recommended packages (which would pull in
 # Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
 TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
@@ -17,17 +18,26 @@ DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
-.PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile bench-core programs install uninstall deb package-deps clean
+# The message catalogs (po/<lang>.po), and the locales the language tests run in: Debian makes none
+# but C.UTF-8 by itself, and gettext speaks only in an installed locale.
+LANGUAGES  := $(basename $(notdir $(wildcard po/*.po)))
+LOCALEDIR  ?= $(RELEASE)/locale
+TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
+
+.PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile bench-core programs install uninstall deb package-deps clean \
+        pot catalogs locales
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
 run: deps
 	$(SWIFT) build -c release
+	@$(MAKE) --no-print-directory catalogs
 	RELEASE=$(RELEASE) scripts/run-daemon.sh $(ARGS)
 
-# The Swift suite, then the package as a user gets it: make deb (lintian must report no error),
+# The Swift suite (in English unless a test asks for a language; the tests compile po/ next to the
+# debug build themselves), then the package as a user gets it: make deb (lintian must report no error),
 # the unpacked package (scripts/check-deb.sh), make install/uninstall (scripts/check-install.sh).
-test: package-deps
-	$(SWIFT) test
+test: package-deps locales
+	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test
 	$(MAKE) --no-print-directory deb
 	scripts/check-deb.sh .build/deb/snapsize_*.deb
 	scripts/check-install.sh
@@ -50,6 +60,30 @@ stress: deps
 
 build: deps
 	$(SWIFT) build -c release
+	@$(MAKE) --no-print-directory catalogs
+
+# po/*.po compiled next to the binaries ($(RELEASE)/locale), where uninstalled ones look first.
+catalogs:
+	@for lang in $(LANGUAGES); do \
+	  mkdir -p $(LOCALEDIR)/$$lang/LC_MESSAGES && \
+	  msgfmt --check -o $(LOCALEDIR)/$$lang/LC_MESSAGES/snapsize.mo po/$$lang.po || exit 1; \
+	done
+
+# po/snapsize.pot from the tr()/trn() calls in Sources/, merged into every catalog; `swift test`
+# fails until each new msgid is translated in each po/<lang>.po.
+pot:
+	/usr/bin/python3 scripts/po.py pot
+
+# Makes the test locales that are missing (as root, or through sudo), like `deps` installs packages.
+locales:
+	@missing=""; for l in $(TEST_LOCALES); do \
+	  locale -a 2>/dev/null | grep -qx "$$l.utf8" || missing="$$missing $$l"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Making locales:$$missing"; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  for l in $$missing; do $$sudo localedef -i $$l -c -f UTF-8 $$l.UTF-8 || exit 1; done; \
+	fi
 
 # The benchmark (README, Performance): snapsized against the plain-C floor and the sd-bus and GDBus
 # peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state

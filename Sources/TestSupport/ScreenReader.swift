@@ -49,9 +49,10 @@ public final class ScreenReader: Sendable {
     private let lockFD: Int32
 
     /// `prefsSource` holds user-settings.conf, capturespeech.py and orca-customizations.py; they
-    /// are copied into `workDirectory`/prefs. `environment` needs DISPLAY and the buses.
+    /// are copied into `workDirectory`/prefs. `environment` needs DISPLAY and the buses; `ready` is
+    /// what Orca says once it runs, in the language of `environment` ("Leitor de tela ativado.").
     public init(prefsSource: String, environment: [String: String], workDirectory: String,
-                waitForOthers: Double = 300, timeout: Double = 30) throws {
+                ready: String = "Screen reader on.", waitForOthers: Double = 300, timeout: Double = 30) throws {
         let orca = "/usr/bin/orca"
         guard DesktopRoot.isInstalled(orca) else {
             throw ChildProcessError.notReady("orca is not installed: the Orca test needs Debian's orca package "
@@ -88,11 +89,11 @@ public final class ScreenReader: Sendable {
             throw error
         }
         self.process = process
-        guard waitUntil(timeout: timeout, interval: 0.05, { self.speech.contains("Screen reader on.") || !process.isRunning }),
+        guard waitUntil(timeout: timeout, interval: 0.05, { self.speech.contains(ready) || !process.isRunning }),
               process.isRunning else {
             let why = process.stdout + process.stderr
             stop()
-            throw ChildProcessError.notReady("Orca did not say \"Screen reader on.\" within \(timeout) s: \(why)")
+            throw ChildProcessError.notReady("Orca did not say \"\(ready)\" within \(timeout) s: \(why)")
         }
     }
 

@@ -23,11 +23,15 @@ final class SliderFixture {
 
     /// `daemonEnvironment` chooses how the daemon finds the accessibility bus: the stack's
     /// environment has AT_SPI_BUS_ADDRESS; `bus.environment` makes it ask org.a11y.Bus.
-    init(daemonArguments: [String] = [], useBusAddressVariable: Bool = true, sessionExtras: [String: String] = [:]) throws {
+    /// `daemonLanguage`: the daemon's LANG (the other language variables removed), e.g. "pt_BR.UTF-8".
+    init(daemonArguments: [String] = [], useBusAddressVariable: Bool = true, sessionExtras: [String: String] = [:],
+         daemonLanguage: String? = nil) throws {
         bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
         stack = try AccessibilityStack(sessionEnvironment: bus.environment.merging(sessionExtras) { $1 })
         client = try Connection(address: bus.address)
-        try startDaemon(daemonArguments, environment: useBusAddressVariable ? stack.environment : bus.environment)
+        var daemonEnvironment = useBusAddressVariable ? stack.environment : bus.environment
+        if let daemonLanguage { daemonEnvironment = withLanguage(daemonEnvironment, LANG: daemonLanguage) }
+        try startDaemon(daemonArguments, environment: daemonEnvironment)
         _ = try python("inspect_slider.py")  // waits until the application is in the desktop
     }
 

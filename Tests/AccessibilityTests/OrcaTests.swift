@@ -95,6 +95,29 @@ struct OrcaTests {
         speech.settle()
         #expect(speech.current.isEmpty, "\(speech.current)")
     }
+
+    @Test("in Portuguese: Orca and the daemon under LANG=pt_BR.UTF-8 say the label, Orca's role words and the value")
+    func portuguese() throws {
+        let locale = "pt_BR.UTF-8"
+        try #require(localeInstalled(locale), "\(locale) is not installed: `make test` makes it (make locales)")
+        _ = try compileCatalogs()
+        let display = try VirtualDisplay()
+        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display], daemonLanguage: locale)
+        let orca = try ScreenReader(prefsSource: orcaPrefsDirectory,
+                                    environment: withLanguage(fixture.stack.environment, LANG: locale),
+                                    workDirectory: fixture.bus.directory, ready: "Leitor de tela ativado.")
+        defer {
+            print("Orca transcript (pt_BR):\n" + orca.transcript)
+            orca.stop()
+        }
+        try fixture.selector("Focus")
+        // Orca 43 joins the name, its own role words ("deslizador horizontal") and the valuetext.
+        let presented = "Tamanho do círculo deslizador horizontal 60 pontos."
+        #expect(waitUntil(timeout: 10) { orca.speech.contains(presented) }, "\(orca.speech)")
+        try fixture.selector("Increment")
+        #expect(waitUntil(timeout: 10) { orca.speech.contains("80 pontos") }, "\(orca.speech)")
+        #expect(!orca.speech.contains { $0.contains("points") || $0.contains("Circle size") }, "\(orca.speech)")
+    }
 }
 
 /// What Orca says, scenario by scenario: utterances without the final period Orca 43 adds.

@@ -48,4 +48,20 @@ struct LayeringTests {
             }
         }
     }
+
+    @Test("gettext stays behind SnapTexts, and nothing the daemon links imports Foundation")
+    func wordsContained() throws {
+        let files = try Self.swiftFiles()
+        let intl = files.filter { Self.imports("CIntl", $0.text) }.map(\.path)
+        #expect(!intl.isEmpty && intl.allSatisfy { $0.hasPrefix("SnapTexts/") }, "CIntl imported outside SnapTexts: \(intl)")
+        for file in files where Self.imports("CIntl", file.text) {
+            #expect(file.text.contains("internal import CIntl"), "\(file.path) must use `internal import CIntl`")
+        }
+        // snapsized's modules (Package.swift): no Foundation, so it stays small and quick to start.
+        let daemonModules = ["snapsized/", "SnapService/", "SnapTexts/", "SnapSettings/", "SnapCore/", "AtSpi/", "DBusKit/",
+                             "SizeSelectorContract/"]
+        for file in files where daemonModules.contains(where: file.path.hasPrefix) {
+            #expect(!Self.imports("Foundation", file.text), "\(file.path) imports Foundation, which snapsized would link")
+        }
+    }
 }
