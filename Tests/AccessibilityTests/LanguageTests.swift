@@ -29,7 +29,7 @@ struct SliderLanguageTests {
         #expect(actionList.map { $0["name"] } == ["increment", "decrement"], "action names are not words")
         #expect(actionList.allSatisfy { !($0["description"] ?? "").isEmpty && !($0["description"] ?? "").hasPrefix("Selects") })
         #expect(attributes["size"] == "60", "numbers stay digits")
-        #expect(try fixture.selectorProperty("Label") == .string(name))
-        #expect(try fixture.selectorProperty("ValueText") == .string(valueText))
+        #expect(try fixture.client.selectorProperty("Label") == .string(name))
+        #expect(try fixture.client.selectorProperty("ValueText") == .string(valueText))
     }
 }

@@ -110,11 +110,11 @@ struct OrcaTests {
             print("Orca transcript (pt_BR):\n" + orca.transcript)
             orca.stop()
         }
-        try fixture.selector("Focus")
+        try fixture.client.selector("Focus")
         // Orca 43 joins the name, its own role words ("deslizador horizontal") and the valuetext.
         let presented = "Tamanho do círculo deslizador horizontal 60 pontos."
         #expect(waitUntil(timeout: 10) { orca.speech.contains(presented) }, "\(orca.speech)")
-        try fixture.selector("Increment")
+        try fixture.client.selector("Increment")
         #expect(waitUntil(timeout: 10) { orca.speech.contains("80 pontos") }, "\(orca.speech)")
         #expect(!orca.speech.contains { $0.contains("points") || $0.contains("Circle size") }, "\(orca.speech)")
     }
