@@ -40,9 +40,11 @@ let package = Package(
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
+        // glibc's <malloc.h> (mallopt), which the Glibc module leaves out: snapsized's memory setting.
+        .systemLibrary(name: "CMalloc"),
         // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned).
-        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit"],
+        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and

@@ -42,10 +42,14 @@ public final class AccessibilityBus {
         join()
     }
 
-    /// Leaves the bus (daemon shutdown). `onLeave` is not called.
+    /// How long shutdown waits for queued events to reach a bus that stopped reading.
+    static let closingFlushSeconds = 0.5
+
+    /// Leaves the bus (daemon shutdown). `onLeave` is not called. Never waits longer than
+    /// `closingFlushSeconds`: a stuck accessibility bus must not keep the daemon from exiting.
     public func close() {
         guard let connection else { return }
-        connection.flush()
+        connection.flush(timeout: Self.closingFlushSeconds)
         loop.remove(connection)
         connection.close()
         self.connection = nil

@@ -93,9 +93,20 @@ public final class Connection {
         templates.removeAll()
     }
 
-    /// Writes out everything queued for sending, blocking until done. Rarely needed: the event loop
-    /// flushes through its write watches. The corresponding C function is `dbus_connection_flush`.
-    public func flush() { dbus_connection_flush(raw) }
+    /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.
+    /// Bounded, unlike `dbus_connection_flush`, which waits forever for a peer that stopped reading
+    /// (a bus stopped with SIGSTOP). Rarely needed: the event loop writes through its watches.
+    /// The corresponding C function is `dbus_connection_read_write`.
+    @discardableResult
+    public func flush(timeout seconds: Double = 5) -> Bool {
+        let deadline = monotonicNow() + seconds
+        while dbus_connection_has_messages_to_send(raw) != 0 {
+            let left = deadline - monotonicNow()
+            guard left > 0, dbus_connection_get_is_connected(raw) != 0 else { return false }
+            _ = dbus_connection_read_write(raw, Int32(min(max(left * 1000, 1), 60_000).rounded(.up)))
+        }
+        return true
+    }
 
     /// Sends `message` without waiting; false only when libdbus could not queue it (out of memory).
     func send(_ message: Message) {

@@ -12,8 +12,13 @@ final class ConnectionBinding {
     let connection: Connection
     var watches: [WatchEntry] = []
     var timeouts: [TimeoutEntry] = []
+    /// The loop's clock, for the deadlines of libdbus timeouts.
+    let time: LoopTime
 
-    init(_ connection: Connection) { self.connection = connection }
+    init(_ connection: Connection, time: LoopTime) {
+        self.connection = connection
+        self.time = time
+    }
 
     /// Hands our callbacks to libdbus; it immediately reports the watches and timeouts it has.
     func attach() {
@@ -89,16 +94,16 @@ final class TimeoutEntry {
     var isValid = true
     var deadline: Double
 
-    init(_ raw: OpaquePointer) {
+    init(_ raw: OpaquePointer, now: Double) {
         self.raw = raw
         enabled = dbus_timeout_get_enabled(raw) != 0
-        deadline = monotonicNow() + Double(dbus_timeout_get_interval(raw)) / 1000
+        deadline = now + Double(dbus_timeout_get_interval(raw)) / 1000
     }
 
     /// libdbus timeouts repeat every interval until disabled or removed.
-    func rearm() {
+    func rearm(now: Double) {
         enabled = dbus_timeout_get_enabled(raw) != 0
-        deadline = monotonicNow() + Double(dbus_timeout_get_interval(raw)) / 1000
+        deadline = now + Double(dbus_timeout_get_interval(raw)) / 1000
     }
 }
 
@@ -132,7 +137,7 @@ private let toggleWatch: DBusWatchToggledFunction = { watch, data in
 
 private let addTimeout: DBusAddTimeoutFunction = { timeout, data in
     guard let timeout, let binding = binding(data) else { return 0 }
-    binding.timeouts.append(TimeoutEntry(timeout))
+    binding.timeouts.append(TimeoutEntry(timeout, now: binding.time.now()))
     return 1
 }
 
@@ -147,7 +152,7 @@ private let removeTimeout: DBusRemoveTimeoutFunction = { timeout, data in
 
 private let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
     guard let timeout, let binding = binding(data) else { return }
-    for entry in binding.timeouts where entry.raw == timeout { entry.rearm() }
+    for entry in binding.timeouts where entry.raw == timeout { entry.rearm(now: binding.time.now()) }
 }
 
 private let releaseBinding: DBusFreeFunction = { data in

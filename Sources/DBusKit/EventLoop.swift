@@ -8,6 +8,16 @@ public struct TimerID: Hashable, Sendable {
     let id: UInt64
 }
 
+/// Where an `EventLoop` reads the time.
+public enum LoopClock: Sendable {
+    /// CLOCK_MONOTONIC: the loop sleeps in poll(2) until the nearest deadline.
+    case monotonic
+    /// Time that moves only when a test calls `EventLoop.advanceTime(by:)` (swift-nio's
+    /// `EmbeddedEventLoop` is the model): timers and libdbus timeouts fire exactly at their
+    /// deadlines, whatever the machine's load.
+    case manual(start: Double = 0)
+}
+
 /// Identifies a file-descriptor watch for `EventLoop.unwatch(_:)`.
 public struct FileWatchID: Hashable, Sendable {
     let id: UInt64
@@ -20,16 +30,26 @@ public struct FileWatchID: Hashable, Sendable {
 /// except `handle` must be used on the thread that calls `run()`.
 public final class EventLoop {
     private let waker = LoopWaker()
+    /// Shared with the connection bindings, whose libdbus timeouts run on the same clock.
+    private let time: LoopTime
     private var bindings: [ConnectionBinding] = []
     private var timers: [TimerID: (deadline: Double, action: () -> Void)] = [:]
     private var fileWatches: [FileWatchID: (fd: Int32, handler: () -> Void)] = [:]
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var nextID: UInt64 = 1
+    /// How many times poll(2) has returned: one per round of the loop. An idle loop's count stands
+    /// still (tests check it instead of timing CPU use).
+    public private(set) var wakeUps = 0
     /// Reused by `iterate` from round to round.
     private var pollWatches: [WatchEntry] = []
     private var pollFDs: [pollfd] = []
 
-    public init() {}
+    public init(clock: LoopClock = .monotonic) {
+        switch clock {
+        case .monotonic: time = LoopTime(manual: nil)
+        case .manual(let start): time = LoopTime(manual: start)
+        }
+    }
 
     deinit {
         for binding in bindings { binding.detach() }
@@ -51,7 +71,7 @@ public final class EventLoop {
     /// When the bus goes away the connection's `onDisconnect` runs and it is removed automatically.
     public func add(_ connection: Connection) {
         guard !bindings.contains(where: { $0.connection === connection }) else { return }
-        let binding = ConnectionBinding(connection)
+        let binding = ConnectionBinding(connection, time: time)
         bindings.append(binding)
         binding.attach()
     }
@@ -71,7 +91,7 @@ public final class EventLoop {
     @discardableResult
     public func schedule(after seconds: Double, _ action: @escaping () -> Void) -> TimerID {
         let id = TimerID(id: makeID())
-        timers[id] = (monotonicNow() + max(0, seconds), action)
+        timers[id] = (time.now() + max(0, seconds), action)
         return id
     }
 
@@ -124,17 +144,40 @@ public final class EventLoop {
         }
     }
 
-    /// Runs until `stop()` is called or `seconds` have passed. Handy in tests.
+    /// Runs until `stop()` is called or `seconds` have passed. Handy in tests (with the monotonic clock).
     public func run(seconds: Double) {
         let timer = schedule(after: seconds) { [unowned self] in self.stop() }
         run()
         cancel(timer)
     }
 
+    // MARK: Manual time
+
+    /// Now, in seconds on the loop's clock.
+    public var now: Double { time.now() }
+
+    /// Moves a `.manual` clock forward by `seconds`, one deadline at a time: every timer and
+    /// libdbus timeout that falls due runs with the clock at its own deadline, in deadline order,
+    /// together with whatever the connections have ready meanwhile (nothing here ever sleeps).
+    /// With no arguments (0 s) it is one round that handles only what is ready now.
+    public func advanceTime(by seconds: Double = 0) {
+        guard let start = time.manual else {
+            preconditionFailure("advanceTime(by:) needs an EventLoop(clock: .manual)")
+        }
+        let target = start + max(0, seconds)
+        while let next = nearestDeadline(), next <= target {
+            time.manual = max(next, time.manual ?? next)
+            iterate(pollTimeout: 0)
+        }
+        time.manual = target
+        iterate(pollTimeout: 0)
+    }
+
     /// One round: dispatch what is queued, sleep in poll, then handle what woke us.
-    private func iterate() {
+    private func iterate(pollTimeout: Int32? = nil) {
         dispatchAndReap()
-        if waker.stopRequested.load(ordering: .sequentiallyConsistent) { return }
+        // (`advanceTime` always finishes its round, so that the timers it is moving past do fire.)
+        if pollTimeout == nil && waker.stopRequested.load(ordering: .sequentiallyConsistent) { return }
 
         // Snapshot what we poll, so callbacks that add or remove entries cannot confuse the indices.
         // The buffers are kept between rounds: a round per message must not allocate (make bench).
@@ -156,7 +199,8 @@ public final class EventLoop {
             pollFDs = fds
         }
 
-        let ready = poll(&fds, nfds_t(fds.count), pollTimeoutMilliseconds())
+        let ready = poll(&fds, nfds_t(fds.count), pollTimeout ?? pollTimeoutMilliseconds())
+        wakeUps &+= 1
         if ready < 0 && errno != EINTR {
             logError("poll failed with errno \(errno)")
         }
@@ -181,7 +225,16 @@ public final class EventLoop {
     }
 
     /// The poll timeout: until the nearest timer or libdbus timeout, or -1 (sleep until an fd is ready).
+    /// Manual time never passes while poll sleeps, so then only a deadline already due counts.
     private func pollTimeoutMilliseconds() -> Int32 {
+        guard let nearest = nearestDeadline() else { return -1 }
+        let milliseconds = ((nearest - time.now()) * 1000).rounded(.up)
+        if time.manual != nil { return milliseconds <= 0 ? 0 : -1 }
+        return Int32(min(max(milliseconds, 0), Double(Int32.max)))
+    }
+
+    /// The nearest deadline of a timer or an enabled libdbus timeout.
+    private func nearestDeadline() -> Double? {
         var nearest: Double?
         for binding in bindings {
             for timeout in binding.timeouts where timeout.isValid && timeout.enabled {
@@ -189,9 +242,7 @@ public final class EventLoop {
             }
         }
         for timer in timers.values { nearest = min(nearest ?? timer.deadline, timer.deadline) }
-        guard let nearest else { return -1 }
-        let milliseconds = ((nearest - monotonicNow()) * 1000).rounded(.up)
-        return Int32(min(max(milliseconds, 0), Double(Int32.max)))
+        return nearest
     }
 
     private func handleWakeUp() {
@@ -206,16 +257,16 @@ public final class EventLoop {
 
     private func fireDueTimeouts() {
         guard bindings.contains(where: { !$0.timeouts.isEmpty }) else { return }
-        let now = monotonicNow()
+        let now = time.now()
         for timeout in bindings.flatMap(\.timeouts) where timeout.isValid && timeout.enabled && timeout.deadline <= now {
-            timeout.rearm()
+            timeout.rearm(now: now)
             _ = dbus_timeout_handle(timeout.raw)  // FALSE = OOM; libdbus retries at the next interval
         }
     }
 
     private func fireDueTimers() {
         guard !timers.isEmpty else { return }
-        let now = monotonicNow()
+        let now = time.now()
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due where timers[id] != nil {
             timers[id] = nil

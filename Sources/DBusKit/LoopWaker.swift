@@ -100,6 +100,17 @@ func restoreDefaultSignal(_ signo: Int32) {
     sigaction(signo, &action, nil)
 }
 
+/// An event loop's clock, shared with its connection bindings: the monotonic clock, or manual time
+/// (`manual` not nil) that only `EventLoop.advanceTime(by:)` moves. In production the cost is one
+/// nil check per reading.
+final class LoopTime {
+    var manual: Double?
+
+    init(manual: Double?) { self.manual = manual }
+
+    func now() -> Double { manual ?? monotonicNow() }
+}
+
 /// Seconds on the monotonic clock, for deadlines.
 func monotonicNow() -> Double {
     var ts = timespec()

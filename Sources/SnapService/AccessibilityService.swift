@@ -9,10 +9,11 @@ import SnapSettings
 /// It only observes the model. A change of the SHOWN index becomes an accessible-value event
 /// (and nothing else does); a change of the COMMITTED size, and a step stopped by an end, go to
 /// the `Speaker`, which makes them heard once (an announcement or the status bar's notification).
-final class AccessibilityService: SpeechChannel {
+///
+/// `Daemon` wires `selectionChanged` and `reachedLimit` to the model and hands this object to the
+/// D-Bus side as its `FocusRequester`.
+final class AccessibilityService: SpeechChannel, FocusRequester {
     let model: SelectionModel
-    let object: SizeSelectorObject
-    let loop: EventLoop
     let announce: DaemonSettings.Announce
     let bus: AccessibilityBus
     private let bridge: SliderBridge
@@ -21,11 +22,9 @@ final class AccessibilityService: SpeechChannel {
     private var listeners: EventListeners?
     private let speaker: Speaker
 
-    init(model: SelectionModel, object: SizeSelectorObject, session: Connection, loop: EventLoop,
+    init(model: SelectionModel, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
         self.model = model
-        self.object = object
-        self.loop = loop
         self.announce = announce
         bridge = SliderBridge(model: model)
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
@@ -33,13 +32,6 @@ final class AccessibilityService: SpeechChannel {
     }
 
     func start() {
-        // First: a person waits on the screen reader (keypress -> value event -> speech), so the
-        // accessible-value event goes out before the session-bus signals (make bench: call ->
-        // accessible-value event); the session bus's PropertiesChanged/Committed keep their order.
-        model.observe(first: true) { [unowned self] change in self.changed(change) }
-        model.observeLimits { [unowned self] largest, moved in
-            self.speaker.reachedLimit(largest: largest, index: self.model.committedIndex, moved: moved)
-        }
         bus.onJoin = { [unowned self] connection in self.joined(connection) }
         bus.onLeave = { [unowned self] in self.left() }
         bus.start()
@@ -70,11 +62,9 @@ final class AccessibilityService: SpeechChannel {
             self.listeners = listeners
         }
         speaker.channel = self
-        object.focus = { [unowned app] in app.grabFocus() }
     }
 
     private func left() {
-        object.focus = nil
         app = nil
         registration = nil
         listeners = nil
@@ -82,10 +72,24 @@ final class AccessibilityService: SpeechChannel {
         speaker.channel = nil
     }
 
-    private func changed(_ change: SelectionChange) {
+    /// The D-Bus `Focus` method: the slider takes screen-reader focus, if it is on a bus.
+    func requestFocus() -> Bool {
+        guard let app else { return false }
+        app.grabFocus()
+        return true
+    }
+
+    /// What the model reports changed: a new shown index is an accessible-value event; a new
+    /// committed size goes to the speaker.
+    func selectionChanged(_ change: SelectionChange) {
         guard let app else { return }
         if change.shown != nil { app.valueChanged() }
         if change.committed != nil { speaker.committed(index: model.committedIndex) }
+    }
+
+    /// A step was stopped by an end of the list (`moved`: it changed the selection first).
+    func reachedLimit(largest: Bool, moved: Bool) {
+        speaker.reachedLimit(largest: largest, index: model.committedIndex, moved: moved)
     }
 
     // MARK: SpeechChannel

@@ -112,8 +112,32 @@ public enum Daemon {
             return .unavailable
         }
         loop.add(session)
-        let object = SizeSelectorObject(model: model, connection: session, loop: loop,
-                                        previewTimeout: settings.previewTimeout)
+        // The adapters, wired here and nowhere else. The accessible slider shares this loop and this
+        // model; an accessibility bus that is missing or lost never ends the daemon.
+        let accessibility = settings.accessibility
+            ? AccessibilityService(model: model, session: session, loop: loop,
+                                   announce: settings.announce, environment: environment)
+            : nil
+        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility)
+        let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
+        // What an accepted change sets off, in this order, all before the method's reply (the
+        // Dispatcher sends it once the handler returns):
+        // 1. the accessible-value event and announcement: a person waits on the screen reader
+        //    (keypress -> value event -> speech; make bench: call -> accessible-value event);
+        // 2. PropertiesChanged, then Committed, on the session bus;
+        // 3. the preview guard starts or stops watching a preview's owner.
+        // (Unowned: the adapters hold the model, and this function keeps the adapters to its end.)
+        model.observe { [unowned accessibility, unowned object, unowned previewGuard] change in
+            accessibility?.selectionChanged(change)
+            object.announce(change)
+            previewGuard.selectionChanged(change)
+        }
+        // A step stopped by an end is spoken (after the change it made, if any).
+        model.observeLimits { [unowned accessibility] largest, moved in
+            accessibility?.reachedLimit(largest: largest, moved: moved)
+        }
+        // Every Preview call restarts the guard's silence timer, even one that changes nothing.
+        model.observePreviewMoves { [unowned previewGuard] owner in previewGuard.touched(by: owner) }
         do {
             try object.start()
             guard try session.requestName(SelectorBus.name) else {
@@ -124,14 +148,7 @@ public enum Daemon {
             log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
             return .unavailable
         }
-        // The accessible slider shares this loop and this model; an accessibility bus that is
-        // missing or lost never ends the daemon.
-        var accessibility: AccessibilityService?
-        if settings.accessibility {
-            accessibility = AccessibilityService(model: model, object: object, session: session, loop: loop,
-                                                 announce: settings.announce, environment: environment)
-            accessibility?.start()
-        }
+        accessibility?.start()
         var status = Status.stopped
         session.onDisconnect = {
             log("the session bus went away; exiting so that the session can start me again")
@@ -144,9 +161,11 @@ public enum Daemon {
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
             _ = try? model.perform { $0.endPreview() }
-            session.flush()
+            // Bounded: a session bus that stopped reading must not keep us from exiting.
+            session.flush(timeout: 2)
         }
         accessibility?.stop()
+        withExtendedLifetime((object, previewGuard)) {}  // the observers above hold them unowned
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
         // so a leak checker sees it freed rather than held by a pointer it cannot follow.
         session.close()

@@ -4,6 +4,9 @@ import SnapCore
 /// Makes sure no preview stays stuck: it ends the preview when its owner leaves the bus
 /// (NameOwnerChanged, matched for that one name only, so other clients coming and going never
 /// wake the daemon) or when the owner sends no Preview for `timeout` seconds.
+///
+/// It observes the model (`Daemon` wires `selectionChanged` and `touched` to it): nothing else
+/// needs to know that it exists.
 final class PreviewGuard {
     private let model: SelectionModel
     private let connection: Connection
@@ -30,8 +33,13 @@ final class PreviewGuard {
         }
     }
 
+    /// What the model reports changed: a preview that opened or closed is watched, or no longer.
+    func selectionChanged(_ change: SelectionChange) {
+        if change.previewing != nil { previewChanged() }
+    }
+
     /// A preview opened or closed: watch its owner, or stop watching.
-    func previewChanged() {
+    private func previewChanged() {
         let owner = model.previewOwner
         if watched?.owner == owner { return }
         if let watched {

@@ -24,6 +24,7 @@ public final class SelectionModel {
     private let store: StateStore?
     private var observers: [(SelectionChange) -> Void] = []
     private var limitObservers: [(_ largest: Bool, _ moved: Bool) -> Void] = []
+    private var previewMoveObservers: [(PreviewOwner) -> Void] = []
 
     public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
         self.selection = selection
@@ -33,13 +34,15 @@ public final class SelectionModel {
     }
 
     /// `observer` runs after every change, with exactly what changed (never with an empty change).
-    /// Observers run in the order they were added, except that one added `first` runs before them.
-    public func observe(first: Bool = false, _ observer: @escaping (SelectionChange) -> Void) {
-        if first {
-            observers.insert(observer, at: 0)
-        } else {
-            observers.append(observer)
-        }
+    /// Observers run in the order they were added; `Daemon` states the order it needs in one place.
+    public func observe(_ observer: @escaping (SelectionChange) -> Void) {
+        observers.append(observer)
+    }
+
+    /// `observer` runs after every accepted `preview(x:by:)`, even one that shows the same index
+    /// (and so changes nothing): the owner is still there and moving (the preview guard's heartbeat).
+    public func observePreviewMoves(_ observer: @escaping (PreviewOwner) -> Void) {
+        previewMoveObservers.append(observer)
     }
 
     /// `observer` runs after each step that an end of the list stopped (an Increment at the largest
@@ -79,6 +82,14 @@ public final class SelectionModel {
             for observer in observers { observer(changed) }
         }
         return result
+    }
+
+    /// A preview by `owner` at `x`: `Selection.preview`, then the preview-move observers.
+    @discardableResult
+    public func preview(x: Double, by owner: PreviewOwner) throws(ModelError) -> SelectionChange {
+        let change = try perform { selection throws(SnapError) in try selection.preview(x: x, by: owner) }
+        for observer in previewMoveObservers { observer(owner) }
+        return change
     }
 
     /// The common case: a transition that returns its change.

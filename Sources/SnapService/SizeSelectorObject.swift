@@ -3,27 +3,32 @@ import SizeSelectorContract
 import SnapCore
 import SnapTexts
 
+/// Asks the accessible slider to take screen-reader focus: what the D-Bus `Focus` method needs
+/// from the accessible side, handed over by `Daemon`.
+public protocol FocusRequester: AnyObject {
+    /// False when there is no slider to focus (no accessibility bus joined).
+    func requestFocus() -> Bool
+}
+
 /// org.snapsize.SizeSelector1 at /org/snapsize/SizeSelector1: one table of methods, properties and
 /// signals (dbus/org.snapsize.SizeSelector1.xml is the truth; a test compares them), handlers that
-/// ask the model to change, and the announcements of what it reports changed.
+/// ask the model to change, and the announcements of what it reports changed (`announce`, which
+/// `Daemon` wires to the model).
 public final class SizeSelectorObject {
     let model: SelectionModel
     let connection: Connection
-    /// Ends a preview whose owner left the bus or went silent.
-    let previewGuard: PreviewGuard
-    /// Asks the accessible slider to take screen-reader focus; nil while there is no accessibility bus.
-    public var focus: (() -> Void)?
+    /// The accessible slider, for `Focus`; nil with --no-accessibility.
+    let focus: FocusRequester?
 
-    public init(model: SelectionModel, connection: Connection, loop: EventLoop, previewTimeout: Double) {
+    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?) {
         self.model = model
         self.connection = connection
-        self.previewGuard = PreviewGuard(model: model, connection: connection, loop: loop, timeout: previewTimeout)
+        self.focus = focus
     }
 
-    /// Exports the object and starts announcing changes. Call before requesting the bus name, so
-    /// that no call can arrive before the object is there.
+    /// Exports the object. Call before requesting the bus name, so that no call can arrive before
+    /// the object is there.
     public func start() throws(MethodError) {
-        model.observe { [unowned self] change in self.announce(change) }
         try connection.export(path: SelectorBus.path, interfaces: [table])
     }
 
@@ -46,8 +51,7 @@ public final class SizeSelectorObject {
             },
             Method(.preview) { [unowned self] call throws(MethodError) in
                 let x = try call.double(0), owner = PreviewOwner(call.sender)
-                try self.perform { selection throws(SnapError) in try selection.preview(x: x, by: owner) }
-                self.previewGuard.touched(by: owner)
+                try self.preview(x: x, by: owner)
                 return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
             },
             Method(.commit) { [unowned self] call throws(MethodError) in
@@ -61,10 +65,9 @@ public final class SizeSelectorObject {
                 return []
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
-                guard let focus = self.focus else {
+                guard let focus = self.focus, focus.requestFocus() else {
                     throw MethodError(.noAccessibility, Texts.noAccessibility)
                 }
-                focus()
                 return []
             },
         ], properties: SelectorProperty.allCases.map { property in
@@ -88,6 +91,14 @@ public final class SizeSelectorObject {
         }
     }
 
+    private func preview(x: Double, by owner: PreviewOwner) throws(MethodError) {
+        do {
+            try model.preview(x: x, by: owner)
+        } catch {
+            throw error.dbusError
+        }
+    }
+
     private func step(by steps: Int) throws(MethodError) -> [DBusValue] {
         let result: StepResult
         do {
@@ -104,7 +115,7 @@ public final class SizeSelectorObject {
     /// the exported table, so a getter and its announcement cannot disagree), then Committed if the
     /// committed selection changed. A failed send is logged, never turned into a failed call: the
     /// change happened.
-    private func announce(_ change: SelectionChange) {
+    func announce(_ change: SelectionChange) {
         var changed: [String] = []
         changed.reserveCapacity(6)
         if change.committed != nil {
@@ -118,7 +129,6 @@ public final class SizeSelectorObject {
         }
         if change.previewing != nil {
             changed.append(SelectorProperty.previewing.name)
-            previewGuard.previewChanged()
         }
         do {
             try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: changed)

@@ -123,10 +123,26 @@ public struct StateStore: Sendable {
         return mask & 0o600 != 0
     }()
 
-    /// Keeps a bad file for a person to look at (never deletes it) and says where it went.
+    /// Keeps a bad file for a person to look at (never deletes it, never overwrites an earlier one)
+    /// and says where it went: `state.bad-<seconds>`, or `state.bad-<seconds>-2`, `-3`... when two
+    /// bad files come within one second.
     private func moveAside(_ reason: String) -> Loaded {
-        let target = "\(path).bad-\(time(nil))"
-        if rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
+        let stem = "\(path).bad-\(time(nil))"
+        for number in 1...100 {
+            let target = number == 1 ? stem : "\(stem)-\(number)"
+            // link(2) refuses a name that exists, so no earlier copy can be replaced, even by a
+            // second daemon starting at the same moment. A folder cannot be linked: it is renamed
+            // once lstat finds the name free.
+            if link(path, target) == 0 {
+                unlink(path)
+                return .unusable(reason: reason, movedTo: target)
+            }
+            if errno == EEXIST { continue }
+            var info = stat()
+            if lstat(target, &info) == 0 { continue }
+            if rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
+            break
+        }
         return .unusable(reason: reason + "; moving it aside failed: \(describeErrno())", movedTo: nil)
     }
 

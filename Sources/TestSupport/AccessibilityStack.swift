@@ -80,8 +80,31 @@ public final class AccessibilityStack: Sendable {
 
     /// Stops the registry, then the launcher (which stops its bus). Idempotent.
     public func stop() {
+        resumeBus()  // a stopped bus would not see the launcher's SIGTERM
         registry.withLock { child in child?.terminate(); child = nil }
         launcher.terminate()
+    }
+
+    /// The accessibility bus itself: the dbus-daemon our launcher started (its child).
+    public var busPID: pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.lazy.compactMap { pid_t($0) }.first { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.range(of: ") ", options: .backwards) else { return false }
+            let fields = stat[close.upperBound...].split(separator: " ")
+            return stat.contains("(dbus-daemon)") && fields.count > 1 && pid_t(fields[1]) == launcher.pid
+        }
+    }
+
+    /// SIGSTOPs the accessibility bus: it keeps its connections and answers nothing, as a wedged
+    /// bus does. Undone by `resumeBus()` (and by `stop()`).
+    public func stopBus() {
+        if let pid = busPID { kill(pid, SIGSTOP) }
+    }
+
+    /// SIGCONTs the accessibility bus.
+    public func resumeBus() {
+        if let pid = busPID { kill(pid, SIGCONT) }
     }
 
     /// `('text',)` as gdbus prints a one-string reply -> `text`.

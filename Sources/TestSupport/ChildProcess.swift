@@ -19,6 +19,15 @@ public final class ChildProcess: Sendable {
         case pipe
     }
 
+    /// Where the child's standard error goes.
+    public enum Output: Sendable {
+        /// The file at `stderrPath`.
+        case file
+        /// A pipe whose reading end is already closed (its reader went away): every write to it
+        /// fails with EPIPE, or raises SIGPIPE.
+        case closedPipe
+    }
+
     public let pid: pid_t
     public let stdoutPath: String
     public let stderrPath: String
@@ -28,7 +37,7 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (looked up in `environment["PATH"]` when it has no `/`).
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
-                stdin: Input = .null) throws {
+                stdin: Input = .null, stderr: Output = .file) throws {
         outputDirectory = try makeTemporaryDirectory()
         stdoutPath = outputDirectory + "/stdout"
         stderrPath = outputDirectory + "/stderr"
@@ -42,7 +51,13 @@ public final class ChildProcess: Sendable {
             pipeWrite = fds[1]
             _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
         }
-        let (stdoutPath, stderrPath, readEnd) = (self.stdoutPath, self.stderrPath, pipeRead)
+        var readerless: [Int32] = [-1, -1]
+        if case .closedPipe = stderr {
+            guard pipe(&readerless) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
+            for fd in readerless { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+        defer { for fd in readerless where fd >= 0 { close(fd) } }
+        let (stdoutPath, stderrPath, readEnd, stderrPipe) = (self.stdoutPath, self.stderrPath, pipeRead, readerless[1])
         let childPID: pid_t
         do {
             childPID = try spawnWithCleanSignals(executable, arguments, environment: environment) { actions in
@@ -54,7 +69,11 @@ public final class ChildProcess: Sendable {
                     posix_spawn_file_actions_addclose(&actions, readEnd)
                 }
                 posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                if stderrPipe >= 0 {
+                    posix_spawn_file_actions_adddup2(&actions, stderrPipe, 2)
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                }
             }
         } catch {
             if pipeRead >= 0 { close(pipeRead) }

@@ -6,11 +6,11 @@ import SizeSelectorContract
 /// org.snapsize.SizeSelector1 on the bus at `busAddress` (or throws with its stderr when it exits
 /// or does not get there within `timeout` seconds). Stopped like any ChildProcess, by PID.
 public func startSnapsized(_ arguments: [String], environment: [String: String], busAddress: String,
-                           timeout: Double = 10) throws -> ChildProcess {
+                           timeout: Double = 10, stderr: ChildProcess.Output = .file) throws -> ChildProcess {
     guard let executable = productPath("snapsized") else {
         throw ChildProcessError.notReady("snapsized is not built in \(productsDirectory); run `swift build` first")
     }
-    let daemon = try ChildProcess(executable, arguments, environment: environment)
+    let daemon = try ChildProcess(executable, arguments, environment: environment, stderr: stderr)
     let probe = try Connection(address: busAddress)
     let owned = waitUntil(timeout: timeout, interval: 0.01) {
         (try? probe.nameHasOwner(SelectorBus.name.rawValue, timeoutMilliseconds: 2000)) == true || !daemon.isRunning

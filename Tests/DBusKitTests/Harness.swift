@@ -21,7 +21,6 @@ final class LoopThread: Sendable {
     private final class Shared: Sendable {
         let state = Mutex<State>(.starting)
         let finished = Atomic<Bool>(false)
-        let threadID = Mutex<pthread_t?>(nil)
     }
     private let shared = Shared()
 
@@ -36,7 +35,6 @@ final class LoopThread: Sendable {
                 shared.finished.store(true, ordering: .sequentiallyConsistent)
                 return
             }
-            shared.threadID.withLock { $0 = pthread_self() }
             shared.state.withLock { $0 = .ready(loop.handle) }
             loop.run()
             shared.finished.store(true, ordering: .sequentiallyConsistent)
@@ -58,16 +56,6 @@ final class LoopThread: Sendable {
     var handle: LoopHandle {
         guard case .ready(let handle) = shared.state.withLock({ $0 }) else { preconditionFailure("loop not ready") }
         return handle
-    }
-
-    /// CPU time consumed by the loop thread so far, in seconds.
-    var cpuSeconds: Double {
-        guard let thread = shared.threadID.withLock({ $0 }) else { return -1 }
-        var clock = clockid_t()
-        guard pthread_getcpuclockid(thread, &clock) == 0 else { return -1 }
-        var ts = timespec()
-        clock_gettime(clock, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Runs `body` on the loop thread and waits for its result.

@@ -77,40 +77,35 @@ struct LoopTests {
         #expect(try silent.requestName(BusName(rawValue: "org.example.Silent")!))
         let address = bus.address
         let replies = Recorder<Result<[DBusValue], MethodError>>()
-        let started = Date()
         let caller = try LoopThread { loop in
             let connection = try Connection(address: address)
             loop.add(connection)
             try connection.callAsync(destination: "org.example.Silent", path: .root, interface: "org.example.X",
                                      member: "Hang", timeoutMilliseconds: 300) { replies.append($0) }
         }
-        #expect(waitUntil(timeout: 5) { !replies.items.isEmpty })
-        let elapsed = Date().timeIntervalSince(started)
+        // When it times out is ClockTests' business (on a manual clock); here: that it does, on the real one.
+        #expect(waitUntil(timeout: 10) { !replies.items.isEmpty })
         let result = try #require(replies.items.first)
         #expect(throws: MethodError.self) { try result.get() }
         if case .failure(let error) = result { #expect(error.name == .noReply) }
-        #expect(elapsed >= 0.25 && elapsed < 3, "timed out after \(elapsed) s")
         #expect(replies.items.count == 1)
         caller.stop()
     }
 
-    @Test("one-shot timers fire once; cancelled ones never")
+    @Test("timers fire on the monotonic clock, in deadline order; cancelled ones never")
     func timers() throws {
+        // Exact deadlines are ClockTests' business (on a manual clock); here: the real clock drives them.
         let fired = Recorder<String>()
         let loop = try LoopThread { loop in
-            let start = Date()
-            loop.schedule(after: 0.1) { fired.append("late \(Date().timeIntervalSince(start))") }
+            loop.schedule(after: 0.1) { fired.append("late") }
             loop.schedule(after: 0.02) { fired.append("early") }
             let cancelled = loop.schedule(after: 0.05) { fired.append("cancelled") }
             loop.cancel(cancelled)
+            // Fires after the cancelled one's deadline, so "cancelled" would come before it.
+            loop.schedule(after: 0.15) { fired.append("last") }
         }
-        #expect(waitUntil(timeout: 3) { fired.items.count >= 2 })
-        Thread.sleep(forTimeInterval: 0.1)
-        let items = fired.items
-        #expect(items.count == 2)
-        #expect(items.first == "early")
-        let late = items.last.flatMap { Double($0.dropFirst(5)) } ?? 0
-        #expect(late >= 0.099, "fired after \(late) s")
+        #expect(waitUntil(timeout: 10) { fired.items.count >= 3 })
+        #expect(fired.items == ["early", "late", "last"])
         loop.stop()
     }
 
@@ -128,15 +123,16 @@ struct LoopTests {
         let bus = try startBus()
         let address = bus.address
         let service = try LoopThread { loop in try TestService.start(on: loop, address: address) }
-        let before = service.cpuSeconds
+        // Each `sync` wakes the loop once; in between, an idle loop sleeps in poll however long the
+        // pause (which only gives a loop that wakes on its own the time to show it).
+        let before = try service.sync { $0.wakeUps }
         Thread.sleep(forTimeInterval: 0.5)
-        let used = service.cpuSeconds - before
-        #expect(before >= 0)
-        #expect(used < 0.02, "idle loop thread used \(used) s of CPU")
+        let after = try service.sync { $0.wakeUps }
+        #expect(after - before == 1, "the idle loop woke up \(after - before - 1) times on its own")
         service.stop()
     }
 
-    @Test("killing the bus calls onDisconnect within 1 s and the loop does not spin")
+    @Test("killing the bus calls onDisconnect and the loop does not spin")
     func busKilled() throws {
         let bus = try startBus()
         let address = bus.address
@@ -146,15 +142,13 @@ struct LoopTests {
             connection.onDisconnect = { disconnects.append(Date()) }
         }
         #expect(try service.sync { $0.connections.count } == 1)
-        let killedAt = Date()
         bus.kill()
-        #expect(waitUntil(timeout: 1) { !disconnects.items.isEmpty }, "onDisconnect did not fire within 1 s")
-        if let first = disconnects.items.first { #expect(first.timeIntervalSince(killedAt) < 1) }
-        let before = service.cpuSeconds
-        Thread.sleep(forTimeInterval: 1)
-        let used = service.cpuSeconds - before
-        #expect(before >= 0)
-        #expect(used < 0.1, "loop thread used \(used) s of CPU in the second after the kill")
+        #expect(waitUntil(timeout: 10) { !disconnects.items.isEmpty }, "onDisconnect did not fire within 10 s")
+        // A dead socket left in the poll set would make poll return at once, round after round.
+        let before = try service.sync { $0.wakeUps }
+        Thread.sleep(forTimeInterval: 0.5)
+        let after = try service.sync { $0.wakeUps }
+        #expect(after - before == 1, "the loop woke up \(after - before - 1) times on its own after the kill")
         #expect(disconnects.items.count == 1)
         #expect(try service.sync { $0.connections.count } == 0, "the dead connection was removed")
         service.stop()

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import SnapCore
+@testable import SnapService
+import TestSupport
+
+/// SelectionModel in process, with a real StateStore in a temporary folder: what the daemon's
+/// durability promise rests on.
+@Suite("SelectionModel in process")
+struct ModelTests {
+    /// Standard sizes (20...100), committed at 60, saving to `folder/state`.
+    static func model(saving path: String?) throws -> SelectionModel {
+        SelectionModel(selection: try Selection(committed: 2),
+                       store: path.map(StateStore.init(path:)))
+    }
+
+    static func saved(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test("a commit is on disk before any observer hears of it")
+    func savesBeforeNotifying() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state"
+        let model = try Self.model(saving: path)
+        var seen: [(SelectionChange, String?)] = []
+        model.observe { change in seen.append((change, Self.saved(path))) }
+        try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
+        #expect(seen.count == 1)
+        #expect(seen.first?.0 == SelectionChange(committed: 4, shown: 4))
+        #expect(seen.first?.1 == "size=100\n", "what an observer found on disk: \(String(describing: seen.first?.1))")
+        #expect(model.committedSize == 100)
+    }
+
+    @Test("a preview is never saved; the commit that ends it is")
+    func previewNotSaved() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state"
+        let model = try Self.model(saving: path)
+        let owner = PreviewOwner(":1.7")
+        try model.preview(x: 12, by: owner)
+        #expect(Self.saved(path) == nil)
+        #expect(model.shownSize == 20 && model.committedSize == 60)
+        try model.perform { selection throws(SnapError) in try selection.commit(x: 12, by: owner) }
+        #expect(Self.saved(path) == "size=20\n")
+    }
+
+    @Test("a failed save changes nothing and notifies nobody")
+    func failedSave() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The state file's folder is a regular file, so the temporary file can never be created.
+        try "not a folder".write(toFile: folder + "/blocked", atomically: false, encoding: .utf8)
+        let model = try Self.model(saving: folder + "/blocked/state")
+        var notified: [SelectionChange] = []
+        model.observe { notified.append($0) }
+        let before = model.selection
+        #expect(throws: ModelError.self) {
+            try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
+        }
+        do {
+            try model.perform { selection throws(SnapError) in try selection.set(index: 0) }
+        } catch {
+            guard case .saveFailed(let problem) = error else { Issue.record("\(error)"); return }
+            #expect(problem.contains("blocked"), "\(problem)")
+        }
+        #expect(model.selection == before)
+        #expect(model.committedSize == 60)
+        #expect(notified.isEmpty, "notified: \(notified)")
+    }
+
+    @Test("a refused transition changes nothing and notifies nobody")
+    func refused() throws {
+        let model = try Self.model(saving: nil)
+        var notified: [SelectionChange] = []
+        model.observe { notified.append($0) }
+        try model.preview(x: 12, by: PreviewOwner(":1.1"))
+        notified = []
+        #expect(throws: ModelError.refused(.previewActive(owner: PreviewOwner(":1.1")))) {
+            try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
+        }
+        #expect(notified.isEmpty)
+        #expect(model.committedSize == 60 && model.shownSize == 20)
+    }
+
+    @Test("every accepted Preview is a move for the preview guard, even one that changes nothing")
+    func previewMoves() throws {
+        let model = try Self.model(saving: nil)
+        var changes: [SelectionChange] = [], moves: [PreviewOwner] = []
+        model.observe { changes.append($0) }
+        model.observePreviewMoves { moves.append($0) }
+        let owner = PreviewOwner(":1.2")
+        try model.preview(x: 12, by: owner)
+        try model.preview(x: 13, by: owner)  // the same index: no change, still a move
+        #expect(throws: ModelError.self) { try model.preview(x: 12, by: PreviewOwner(":1.3")) }
+        #expect(changes == [SelectionChange(shown: 0, previewing: true)])
+        #expect(moves == [owner, owner])
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import DBusKit
+import SnapService
+import TestSupport
+
+/// Hostile surroundings of the process itself (issue 13): huge messages, a stderr nobody reads,
+/// signals a service manager sends, bad state files in quick succession.
+@Suite("Reliability: the process under hostile surroundings", .serialized)
+struct ProcessFaultTests {
+    @Test("10 MB messages are refused, and memory returns to within 1.5x of idle")
+    func hugeMessages() throws {
+        let fixture = try DaemonFixture()
+        guard let pid = fixture.daemon?.pid else { throw FixtureError(description: "no daemon") }
+        let client = try fixture.client()
+        for _ in 0..<50 { _ = try client.call("Increment") }
+        let idle = try residentKiB(pid)
+        let huge = DBusValue.string(String(repeating: "x", count: 10 * 1024 * 1024))
+        var figures: [Int] = []
+        // Three: glibc's dynamic threshold lets the FIRST big block go back to the system and keeps later ones.
+        for _ in 0..<3 {
+            #expect(throws: MethodError.self) { try client.call("SetSize", [huge]) }
+            _ = try client.call("Decrement")
+            figures.append(try residentKiB(pid))
+        }
+        if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
+            #expect(figures.allSatisfy { Double($0) <= 1.5 * Double(idle) }, "RSS idle \(idle) KiB, after each \(figures) KiB")
+        }
+        print("10 MB messages: RSS idle \(idle) KiB, after each of three \(figures) KiB")
+    }
+
+    @Test("stderr a pipe whose reader is gone: logging never kills the daemon")
+    func closedStderr() throws {
+        let fixture = try DaemonFixture(startDaemon: false)
+        // A default config file it cannot use: a line is logged at once.
+        let config = fixture.bus.directory + "/home/.config/snapsize/config"
+        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try "sizes = nonsense\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try startSnapsized(["--no-accessibility"], environment: fixture.environment,
+                                        busAddress: fixture.bus.address, stderr: .closedPipe)
+        defer { daemon.terminate() }
+        let client = try fixture.client()
+        #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
+        #expect(daemon.isRunning)
+    }
+
+    @Test("two corrupt state files within one second: each is kept, none overwritten")
+    func badFilesInOneSecond() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state"
+        // Earlier copies under this second's name and the next one's, so the test does not depend on the clock.
+        let now = Int(Date().timeIntervalSince1970)
+        for seconds in [now, now + 1] {
+            try "earlier \(seconds)\n".write(toFile: "\(path).bad-\(seconds)", atomically: false, encoding: .utf8)
+        }
+        var moved: [String] = []
+        for content in ["first bad\n", "second bad\n"] {
+            try content.write(toFile: path, atomically: false, encoding: .utf8)
+            guard case .unusable(_, let target?) = StateStore(path: path).load() else {
+                Issue.record("\(content) was not moved aside")
+                continue
+            }
+            moved.append(target)
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == content)
+        }
+        for seconds in [now, now + 1] {
+            #expect(try String(contentsOfFile: "\(path).bad-\(seconds)", encoding: .utf8) == "earlier \(seconds)\n")
+        }
+        #expect(Set(moved).count == 2, "kept as \(moved)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
