@@ -11,7 +11,7 @@ struct ProcessFaultTests {
     @Test("10 MB messages are refused, and memory returns to within 1.5x of idle")
     func hugeMessages() throws {
         let fixture = try DaemonFixture()
-        guard let pid = fixture.daemon?.pid else { throw FixtureError(description: "no daemon") }
+        guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
         let client = try fixture.client()
         for _ in 0..<50 { _ = try client.call("Increment") }
         let idle = try residentKiB(pid)
