@@ -9,8 +9,11 @@ import Glibc
 /// session bus (as libatspi and GTK do). The connection is private with exit-on-disconnect off,
 /// so losing it only ends the accessible side, never the daemon. When there is no accessibility
 /// bus, one line is logged and the daemon goes on serving D-Bus; a NameOwnerChanged match for
-/// `org.a11y.Bus` alone (so no other client wakes us) triggers the next attempt.
-/// Every step is asynchronous except the local connect + Hello: the loop is never blocked on a peer.
+/// `org.a11y.Bus` alone (so no other client wakes us) triggers the next attempt, and so does losing
+/// the bus (at-spi-bus-launcher restarted: the new one is joined once).
+/// Every step is asynchronous, Hello included: the loop never waits for a peer, so a bus that
+/// accepts the connection and never answers (its dbus-daemon stopped) holds up nothing. The
+/// slider joins when it answers, however late.
 public final class AccessibilityBus {
     /// at-spi-bus-launcher's name on the session bus, which is also its interface's name.
     public static let launcherName = "org.a11y.Bus"
@@ -25,6 +28,8 @@ public final class AccessibilityBus {
     /// Runs when the connection dropped; a later join calls `onJoin` again with a new connection.
     public var onLeave: (() -> Void)?
     public private(set) var connection: Connection?
+    /// Connected, Hello sent, no answer yet.
+    private var joining: Connection?
     private var asking = false
     /// One "no bus" line per absence, not one per attempt.
     private var reportedAbsence = false
@@ -48,6 +53,7 @@ public final class AccessibilityBus {
     /// Leaves the bus (daemon shutdown). `onLeave` is not called. Never waits longer than
     /// `closingFlushSeconds`: a stuck accessibility bus must not keep the daemon from exiting.
     public func close() {
+        if let joining { abandon(joining) }
         guard let connection else { return }
         connection.flush(timeout: Self.closingFlushSeconds)
         loop.remove(connection)
@@ -56,7 +62,7 @@ public final class AccessibilityBus {
     }
 
     private func join() {
-        guard connection == nil, !asking else { return }
+        guard connection == nil, joining == nil, !asking else { return }
         if let fixedAddress {
             connect(to: fixedAddress, from: "AT_SPI_BUS_ADDRESS")
             return
@@ -85,23 +91,64 @@ public final class AccessibilityBus {
         }
     }
 
+    /// Connects without waiting and says Hello; `registered` finishes the join when the bus answers.
     private func connect(to address: String, from origin: String) {
-        let joined: Connection
+        let opened: Connection
         do {
-            joined = try Connection(address: address)
+            opened = try Connection.unregistered(address: address)
         } catch {
             reportAbsence("cannot connect to \(address) (from \(origin)): \(error.message)")
             return
         }
-        reportedAbsence = false
-        loop.add(joined)
-        joined.onDisconnect = { [unowned self] in
-            atspiLog("the accessibility bus went away; the slider is gone until it comes back")
-            self.connection = nil
-            self.onLeave?()
+        loop.add(opened)
+        opened.onDisconnect = { [unowned self, unowned opened] in self.dropped(opened) }
+        joining = opened
+        do {
+            // No timeout: a bus that is stopped answers when it resumes, and one that dies drops the
+            // connection (Disconnected), so nothing waits forever on a bus that is gone.
+            try opened.register(timeoutMilliseconds: Int32.max) { [weak self, weak opened] result in
+                guard let self, let opened else { return }
+                self.registered(opened, result, address: address, origin: origin)
+            }
+        } catch {
+            abandon(opened)
+            reportAbsence("cannot say Hello to \(address) (from \(origin)): \(error.message)")
         }
-        connection = joined
-        onJoin?(joined)
+    }
+
+    private func registered(_ opened: Connection, _ result: Result<String, MethodError>, address: String, origin: String) {
+        guard opened === joining else { return }
+        joining = nil
+        switch result {
+        case .success:
+            reportedAbsence = false
+            connection = opened
+            onJoin?(opened)
+        case .failure(let error):
+            abandon(opened)
+            reportAbsence("\(address) (from \(origin)) did not answer Hello: \(error.message)")
+        }
+    }
+
+    /// The bus went away: the slider goes with it, and the bus is looked for again at once (a
+    /// restarted at-spi-bus-launcher may already be there; if not, its name appearing rejoins).
+    private func dropped(_ lost: Connection) {
+        if lost === joining {
+            joining = nil
+        } else if lost === connection {
+            atspiLog("the accessibility bus went away; the slider is gone until it comes back")
+            connection = nil
+            onLeave?()
+        } else {
+            return
+        }
+        join()
+    }
+
+    private func abandon(_ opened: Connection) {
+        if opened === joining { joining = nil }
+        loop.remove(opened)
+        opened.close()
     }
 
     private func reportAbsence(_ reason: String) {

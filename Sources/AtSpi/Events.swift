@@ -31,7 +31,10 @@ enum Events {
     private static func emit(_ connection: Connection, _ path: ObjectPath, member: String, detail: String,
                              detail1: Int32, data: DBusValue) {
         do {
-            try connection.emitSignal(path: path, interface: object, member: member, arguments: [
+            // Each event states what is true now (this value, focused or not), so while the bus is
+            // not reading only the latest per source, kind and detail is kept (bounded memory).
+            try connection.emitLatest(key: "\(path.rawValue) \(member) \(detail)", path: path, interface: object,
+                                      member: member, arguments: [
                 .string(detail), .int32(detail1), .int32(0), .variant(data), .array(elementSignature: "{sv}", []),
             ])
         } catch {

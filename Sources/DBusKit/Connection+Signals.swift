@@ -35,14 +35,19 @@ extension Connection {
     /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
                            arguments: [DBusValue] = []) throws(MethodError) {
+        send(try signalMessage(path: path, interface: interface, member: member, arguments: arguments))
+    }
+
+    /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
+    func signalMessage(path: ObjectPath, interface: InterfaceName, member: String,
+                       arguments: [DBusValue]) throws(MethodError) -> Message {
         let key = MessageTemplates.Key.signal(path: path.rawValue, interface: interface.rawValue, member: member,
                                               body: arguments)
-        let message = try templates.copy(key) { () throws(MethodError) in
+        return try templates.copy(key) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: interface, member: member)
             try message.append(arguments)
             return message
         }
-        send(message)
     }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` (`sa{sv}as`) for `interface` on `path`.

@@ -12,8 +12,9 @@ import Glibc
 public final class Connection {
     let raw: OpaquePointer
 
-    /// The unique name the bus assigned to this connection, e.g. `:1.42`.
-    public let uniqueName: String
+    /// The unique name the bus assigned to this connection, e.g. `:1.42`; empty until `register`
+    /// has completed on a connection made with `unregistered(address:)`.
+    public private(set) var uniqueName: String
 
     /// Called once, on the owning thread, when the connection drops (the bus went away).
     /// Not called after an explicit `close()`.
@@ -27,15 +28,14 @@ public final class Connection {
     var nextSubscriptionID: UInt64 = 1
     /// Signals and replies already built once (see `MessageTemplates`).
     var templates = MessageTemplates()
+    /// Signals held back while the bus is not reading (see `emitLatest`).
+    var held = HeldSignals()
 
-    /// Opens a private connection to the bus at `address` and registers with it (`Hello`).
-    ///
-    /// The corresponding C functions are `dbus_connection_open_private` and `dbus_bus_register`.
-    public init(address: String) throws(MethodError) {
-        _ = threadsInitialised
-        let opened = try withDBusError { error in dbus_connection_open_private(address, error) }
-        guard let opened else { throw MethodError(.failed, "dbus_connection_open_private returned NULL") }
-        dbus_connection_set_exit_on_disconnect(opened, 0)
+    /// Opens a private connection to the bus at `address` and registers with it (`Hello`), blocking
+    /// until the bus answers. The corresponding C functions are `dbus_connection_open_private` and
+    /// `dbus_bus_register`.
+    public convenience init(address: String) throws(MethodError) {
+        let opened = try Self.open(address)
         do throws(MethodError) {
             let ok = try withDBusError { error in dbus_bus_register(opened, error) }
             if ok == 0 { throw MethodError(.failed, "dbus_bus_register failed") }
@@ -44,10 +44,56 @@ public final class Connection {
             dbus_connection_unref(opened)
             throw error
         }
+        self.init(opened: opened)
+    }
+
+    /// Opens a private connection to the bus at `address` WITHOUT registering: nothing here waits
+    /// for the bus (a unix socket connects even to a dbus-daemon that is stopped), so a bus that
+    /// accepts connections and never answers cannot block the caller. Add it to an event loop, then
+    /// call `register(timeoutMilliseconds:_:)`.
+    public static func unregistered(address: String) throws(MethodError) -> Connection {
+        Connection(opened: try open(address))
+    }
+
+    private static func open(_ address: String) throws(MethodError) -> OpaquePointer {
+        _ = threadsInitialised
+        let opened = try withDBusError { error in dbus_connection_open_private(address, error) }
+        guard let opened else { throw MethodError(.failed, "dbus_connection_open_private returned NULL") }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        return opened
+    }
+
+    private init(opened: OpaquePointer) {
         raw = opened
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
         checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
                     "dbus_connection_add_filter")
+    }
+
+    /// Registers a connection made with `unregistered(address:)`: sends `Hello` and returns at once.
+    /// `done` runs later from the event loop with the unique name the bus assigned, or with the
+    /// error (NoReply after `timeoutMilliseconds`, -1 for libdbus's 25 s, `Int32.max` for never;
+    /// Disconnected when the bus went away first). Throws only when Hello could not be sent.
+    /// The corresponding C function is `dbus_bus_set_unique_name` (what `dbus_bus_register` does
+    /// with the reply).
+    public func register(timeoutMilliseconds: Int32,
+                         _ done: @escaping (Result<String, MethodError>) -> Void) throws(MethodError) {
+        try callAsync(destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
+                      member: "Hello", timeoutMilliseconds: timeoutMilliseconds) { [weak self] reply in
+            guard let self else { return }
+            switch reply {
+            case .success(let values):
+                guard values.count == 1, let name = values[0].asString, !name.isEmpty else {
+                    done(.failure(MethodError(.failed, "The bus answered Hello with signature '\(signature(of: values))'")))
+                    return
+                }
+                checkMemory(dbus_bus_set_unique_name(self.raw, name), "dbus_bus_set_unique_name")
+                self.uniqueName = name
+                done(.success(name))
+            case .failure(let error):
+                done(.failure(error))
+            }
+        }
     }
 
     deinit {
@@ -91,6 +137,7 @@ public final class Connection {
         exports = ExportRegistry()
         subscriptions = [:]
         templates.removeAll()
+        held = HeldSignals()
     }
 
     /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.

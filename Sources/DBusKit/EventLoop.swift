@@ -279,6 +279,7 @@ public final class EventLoop {
     private func dispatchAndReap() {
         for binding in bindings {
             binding.dispatchAll()
+            binding.connection.releaseHeldSignals()  // once a bus that stopped reading has caught up
         }
         for binding in bindings where dbus_connection_get_is_connected(binding.connection.raw) == 0 {
             binding.connection.noteDisconnected()

@@ -122,15 +122,6 @@ struct AccessibilityFaultTests {
         }
         return name
     }
-
-    private func pump(_ loop: EventLoop, timeout: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() >= deadline { return false }
-            loop.run(seconds: 0.005)
-        }
-        return true
-    }
 }
 
 let stressing = ProcessInfo.processInfo.environment["SNAPSIZE_STRESS"] == "1"

@@ -53,4 +53,81 @@ struct StuckBusTests {
         #expect(try String(contentsOfFile: desktop.stateFile, encoding: .utf8) == "size=\(committed.last?.asInt32 ?? -1)\n")
         print("stuck accessibility bus: exited \(Int(elapsed * 1000)) ms after SIGTERM, following \(changes) changes")
     }
+
+    @Test("a hung accessibility bus at start: the session side answers from the first moment; the slider joins when it wakes")
+    func hungAtStart() throws {
+        let desktop = try Desktop(stopBusFirst: true)
+        var answered = 0
+        for _ in 0..<20 where (try? desktop.call("Increment", timeout: 3000)) != nil { answered += 1 }
+        #expect(answered == 20, "\(answered) of 20 calls answered while the accessibility bus is stopped")
+        #expect(try desktop.call("SetIndex", [.uint32(1)]) == [.uint32(1), .int32(40)])
+        desktop.stack.resumeBus()
+        let info = try runPython("inspect_slider.py", [], environment: desktop.stack.environment, timeout: 40)
+        #expect(info.int("apps") == 1)
+        #expect(info.object("slider").object("value").double("current") == 1, "the current value once it joined")
+    }
+
+    @Test("a stuck accessibility bus through thousands of changes: memory stays flat, and once it wakes a listener gets the current value")
+    func boundedQueue() throws {
+        let desktop = try Desktop()
+        let listener = try Connection(address: desktop.stack.address)
+        let loop = EventLoop()
+        loop.add(listener)
+        var values: [Double] = []
+        listener.addMatch("type='signal',interface='org.a11y.atspi.Event.Object',member='PropertyChange'")
+        _ = listener.onSignal(interface: "org.a11y.atspi.Event.Object", member: "PropertyChange", path: sliderPath) { signal in
+            guard signal.arguments.first == .string("accessible-value"), signal.arguments.count > 3,
+                  let value = signal.arguments[3].asVariant?.asDouble else { return }
+            values.append(value)
+        }
+        _ = try listener.nameHasOwner("org.a11y.atspi.Registry")  // the match is in place after this round trip
+        for number in 0..<200 { try desktop.call(number % 2 == 0 ? "Increment" : "Decrement") }
+        #expect(pump(loop, timeout: 10) { values.count >= 200 }, "\(values.count) value events before the stop")
+        let idle = try residentKiB(desktop.daemon.pid)
+
+        desktop.stack.stopBus()
+        let changes = stressing ? 20_000 : 6_000
+        for number in 0..<changes { try desktop.call(number % 3 == 2 ? "Decrement" : "Increment") }
+        let final = try desktop.call("SetIndex", [.uint32(1)])
+        let stuck = try residentKiB(desktop.daemon.pid)
+        values.removeAll()
+        desktop.stack.resumeBus()
+        #expect(pump(loop, timeout: 20) { values.last == 1 }, "last value event \(values.last.map { "\($0)" } ?? "none")")
+        if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
+            // Short form: unbounded, the queue grew by about 0.3 KiB per change (1.7 MB here); bounded, ~60 KiB.
+            let limit = stressing ? idle / 2 : 512
+            #expect(stuck - idle <= limit, "RSS \(idle) KiB idle, \(stuck) KiB after \(changes) changes with the bus stopped")
+        }
+        #expect(final == [.uint32(1), .int32(40)])
+        print("stuck accessibility bus: RSS \(idle) -> \(stuck) KiB through \(changes) changes; "
+              + "\(values.count) value events delivered after it woke, the last \(values.last.map { "\($0)" } ?? "none")")
+    }
+
+    @Test("at-spi-bus-launcher restarted: the slider joins the new accessibility bus once")
+    func launcherRestart() throws {
+        let bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+        var stack: AccessibilityStack? = try AccessibilityStack(sessionEnvironment: bus.environment)
+        let daemon = try startSnapsized(["--no-state"], environment: bus.environment, busAddress: bus.address)
+        defer { daemon.terminate() }
+        #expect(try runPython("inspect_slider.py", [], environment: stack!.environment, timeout: 40).int("apps") == 1)
+        stack?.stop()
+        stack = nil
+        let second = try AccessibilityStack(sessionEnvironment: bus.environment)
+        defer { second.stop() }
+        #expect(try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40).int("apps") == 1)
+        Thread.sleep(forTimeInterval: 0.5)  // a second join would come right behind the first
+        let probe = try Connection(address: second.address)
+        let ours = try probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                  interface: "org.freedesktop.DBus", member: "ListNames")
+            .first?.asStringArray?.filter { $0.hasPrefix(":") }.filter { name in
+                let pid = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                          interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                                          arguments: [.string(name)]).first?.asUInt32
+                return pid == UInt32(daemon.pid)
+            } ?? []
+        #expect(ours.count == 1, "snapsized's connections on the new accessibility bus: \(ours)")
+        #expect(try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40).int("apps") == 1)
+    }
 }
+
+private let sliderPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!

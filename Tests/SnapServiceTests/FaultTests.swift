@@ -178,14 +178,6 @@ func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
     return refusals
 }
 
-/// VmRSS of a process, in KiB.
-func residentKiB(_ pid: pid_t) throws -> Int {
-    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let value = Int(line.filter(\.isNumber)) else { throw TestFailure("no VmRSS for \(pid)") }
-    return value
-}
-
 /// Voluntary + involuntary context switches of every thread of a process.
 func contextSwitches(_ pid: pid_t) throws -> Int {
     var total = 0

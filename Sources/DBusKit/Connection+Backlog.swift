@@ -1,0 +1,58 @@
+internal import CDBus
+
+/// Signals that say what something IS now ("the value is 3", "focused"), held back while the bus
+/// does not read: at most one per key, the latest, in the order their keys were first held.
+struct HeldSignals {
+    private var order: [String] = []
+    private var messages: [String: Message] = [:]
+
+    var isEmpty: Bool { order.isEmpty }
+    var count: Int { order.count }
+
+    mutating func hold(_ message: Message, key: String) {
+        if messages.updateValue(message, forKey: key) == nil { order.append(key) }
+    }
+
+    mutating func takeAll() -> [Message] {
+        defer { self = HeldSignals() }
+        return order.compactMap { messages[$0] }
+    }
+}
+
+/// A bounded outgoing queue for state signals: a bus that stops reading (wedged, or its
+/// dbus-daemon stopped with SIGSTOP) must not make the process grow with every change.
+extension Connection {
+    /// Bytes waiting to be written above which `emitLatest` holds signals back instead of queueing them.
+    public static let backlogLimit = 64 * 1024
+
+    /// Bytes queued for sending and not yet written. The corresponding C function is
+    /// `dbus_connection_get_outgoing_size`.
+    public var queuedBytes: Int { Int(dbus_connection_get_outgoing_size(raw)) }
+
+    /// How many signals `emitLatest` holds back right now (for tests and diagnostics).
+    public var heldSignalCount: Int { held.count }
+
+    /// Broadcasts a signal of which only the latest one per `key` matters, because it states what
+    /// something is now. It goes out at once, like `emitSignal`, while the queue is short. While more
+    /// than `backlogLimit` bytes wait to be written it is held instead, replacing the one held under
+    /// the same key; everything held goes out once the queue is down to half the limit (the event
+    /// loop checks after each round). So memory stays bounded however long the bus is stuck, and a
+    /// listener still ends up with the latest state of everything once it reads again.
+    /// (`key` is only worked out when the signal is held: the usual case costs nothing extra.)
+    public func emitLatest(key: @autoclosure () -> String, path: ObjectPath, interface: InterfaceName, member: String,
+                           arguments: [DBusValue] = []) throws(MethodError) {
+        releaseHeldSignals()
+        let message = try signalMessage(path: path, interface: interface, member: member, arguments: arguments)
+        if !held.isEmpty || queuedBytes > Self.backlogLimit {
+            held.hold(message, key: key())
+        } else {
+            send(message)
+        }
+    }
+
+    /// Sends what `emitLatest` held, once the backlog is down to half the limit.
+    func releaseHeldSignals() {
+        guard !held.isEmpty, !isClosed, queuedBytes <= Self.backlogLimit / 2 else { return }
+        for message in held.takeAll() { send(message) }
+    }
+}
