@@ -1,7 +1,8 @@
 internal import CDBus
 
 /// Signals that say what something IS now ("the value is 3", "focused"), held back while the bus
-/// does not read: at most one per key, the latest, in the order their keys were first held.
+/// does not read: at most one per key, the latest, in the order of those latest ones (so a "rename,
+/// then show" sequence still arrives in that order).
 struct HeldSignals {
     private var order: [String] = []
     private var messages: [String: Message] = [:]
@@ -10,7 +11,8 @@ struct HeldSignals {
     var count: Int { order.count }
 
     mutating func hold(_ message: Message, key: String) {
-        if messages.updateValue(message, forKey: key) == nil { order.append(key) }
+        if messages.updateValue(message, forKey: key) != nil { order.removeAll { $0 == key } }
+        order.append(key)
     }
 
     mutating func takeAll() -> [Message] {
