@@ -25,11 +25,15 @@ let package = Package(
         // Parsers for flag and config-file values, shared by the daemon and the CLI.
         .target(name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"]),
 
+        // The POSIX file calls (open, write-all, fsync, rename...) in one seam, which tests can make fail
+        // (ENOSPC, EACCES, EIO) in debug builds, as swift-system's mocking does; plain calls in release.
+        .target(name: "SystemCalls", swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
+
         // libdbus-1 as a system library; only DBusKit may import it (and the benchmark's client, which
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "SystemCalls"]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"]),
@@ -39,7 +43,7 @@ let package = Package(
         .target(name: "SizeSelectorContract", dependencies: ["DBusKit"]),
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
-        .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract"]),
+        .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract", "SystemCalls"]),
         // glibc's <malloc.h> (mallopt), which the Glibc module leaves out: snapsized's memory setting.
         .systemLibrary(name: "CMalloc"),
         // Linked with the Swift runtime statically: only the parts it uses are loaded, which halves its
@@ -49,7 +53,7 @@ let package = Package(
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi"]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
         // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb).
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
@@ -65,7 +69,7 @@ let package = Package(
         .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
-        .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract"]),
+        .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract", "SystemCalls"]),
 
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
@@ -73,7 +77,7 @@ let package = Package(
         .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
-        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
         // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
         .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// Where a command writes: data to `out`, messages to `err`. Tests pass closures that collect text.
 public struct Console {
@@ -25,13 +26,5 @@ public struct Console {
 }
 
 private func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return // stdout closed (e.g. piped into `head`): nothing useful left to do
-        }
-        bytes = bytes.dropFirst(written)
-    }
+    _ = POSIX.writeAll(fd, text)  // on failure stdout is closed (e.g. piped into `head`): nothing useful left to do
 }

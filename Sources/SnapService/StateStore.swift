@@ -1,5 +1,6 @@
 import Glibc
 import SnapCore
+import SystemCalls
 
 /// Keeps the committed size on disk so that an acknowledged commit survives `kill -9`.
 ///
@@ -73,45 +74,39 @@ public struct StateStore: Sendable {
             (fd, fresh) = openTemporary()
         }
         guard fd >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
-        let bytes = Array("size=\(size)\n".utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let problem = "cannot write \(temporary): \(describeErrno())"
-                close(fd); unlink(temporary)
-                return problem
-            }
-            offset += written
+        if let code = POSIX.writeAll(fd, "size=\(size)\n") {
+            return discardTemporary(fd, "cannot write \(temporary): \(describeErrno(code))")
         }
         // Mode 0600 even when an older temporary file with other bits was reused, or the umask
         // took owner bits away from a new one.
-        if !fresh || StateStore.umaskTakesOwnerBits { fchmod(fd, 0o600) }
-        if fsync(fd) != 0 {
-            let problem = "cannot flush \(temporary) to disk: \(describeErrno())"
-            close(fd); unlink(temporary)
-            return problem
+        if !fresh || StateStore.umaskTakesOwnerBits { _ = POSIX.fchmod(fd, 0o600) }
+        if POSIX.fsync(fd) != 0 {
+            return discardTemporary(fd, "cannot flush \(temporary) to disk: \(describeErrno())")
         }
-        close(fd)
-        if C.with(temporaryC, { from in C.with(pathC) { to in rename(from, to) } }) != 0 {
-            let problem = "cannot rename \(temporary) to \(path): \(describeErrno())"
-            unlink(temporary)
-            return problem
+        _ = POSIX.close(fd)
+        if C.with(temporaryC, { from in C.with(pathC) { to in POSIX.rename(from, to) } }) != 0 {
+            return discardTemporary(-1, "cannot rename \(temporary) to \(path): \(describeErrno())")
         }
         // The rename itself is durable only once the folder is flushed.
-        let folderFD = C.with(folderC) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if folderFD >= 0 { fsync(folderFD); close(folderFD) }
+        let folderFD = C.with(folderC) { POSIX.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if folderFD >= 0 { _ = POSIX.fsync(folderFD); _ = POSIX.close(folderFD) }
         return nil
+    }
+
+    /// After a failed step: closes `fd` (unless -1), removes the temporary file, returns `problem`.
+    private func discardTemporary(_ fd: Int32, _ problem: String) -> String {
+        if fd >= 0 { _ = POSIX.close(fd) }
+        _ = C.with(temporaryC) { POSIX.unlink($0) }
+        return problem
     }
 
     // MARK: Helpers
 
     /// Opens the temporary file for writing; `fresh` when this call created it (mode 0600 minus the umask).
     private func openTemporary() -> (fd: Int32, fresh: Bool) {
-        let created = C.with(temporaryC) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        let created = C.with(temporaryC) { POSIX.open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         if created >= 0 || errno != EEXIST { return (created, true) }
-        return (C.with(temporaryC) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }, false)
+        return (C.with(temporaryC) { POSIX.open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }, false)
     }
 
     /// Whether the process umask removes read or write for the owner (so a new file is not 0600).
@@ -133,14 +128,14 @@ public struct StateStore: Sendable {
             // link(2) refuses a name that exists, so no earlier copy can be replaced, even by a
             // second daemon starting at the same moment. A folder cannot be linked: it is renamed
             // once lstat finds the name free.
-            if link(path, target) == 0 {
-                unlink(path)
+            if POSIX.link(path, target) == 0 {
+                _ = POSIX.unlink(path)
                 return .unusable(reason: reason, movedTo: target)
             }
             if errno == EEXIST { continue }
             var info = stat()
-            if lstat(target, &info) == 0 { continue }
-            if rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
+            if POSIX.status(target, &info, followLinks: false) == 0 { continue }
+            if POSIX.rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
             break
         }
         return .unusable(reason: reason + "; moving it aside failed: \(describeErrno())", movedTo: nil)
@@ -155,12 +150,12 @@ public struct StateStore: Sendable {
     /// `mkdir -p` with mode 0700 for the folders we create.
     static func makeFolders(_ folder: String) -> String? {
         var info = stat()
-        if stat(folder, &info) == 0 {
+        if POSIX.status(folder, &info, followLinks: true) == 0 {
             return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(folder) exists but is not a folder"
         }
         let parent = StateStore.folder(of: folder)
         if parent != folder, let problem = makeFolders(parent) { return problem }
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot create \(folder): \(describeErrno())" }
+        if POSIX.mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot create \(folder): \(describeErrno())" }
         return nil
     }
 }

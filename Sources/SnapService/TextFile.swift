@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// What reading a small text file (config or state) found.
 enum TextFile: Equatable {
@@ -11,7 +12,7 @@ enum TextFile: Equatable {
     /// followed only when `followLinks` is true (a state file is always ours, never a link).
     static func read(_ path: String, maximumBytes: Int, followLinks: Bool) -> TextFile {
         var info = stat()
-        let found = followLinks ? stat(path, &info) : lstat(path, &info)
+        let found = POSIX.status(path, &info, followLinks: followLinks)
         if found != 0 {
             return errno == ENOENT ? .missing : .unusable("cannot inspect it: \(describeErrno())")
         }
@@ -24,13 +25,13 @@ enum TextFile: Equatable {
         if info.st_size > maximumBytes {
             return .unusable("it is \(info.st_size) bytes, more than the \(maximumBytes) such a file can hold")
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
+        let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return .unusable("it cannot be read: \(describeErrno())") }
-        defer { close(fd) }
+        defer { _ = POSIX.close(fd) }
         var buffer = [UInt8](repeating: 0, count: maximumBytes + 1)
         var total = 0
         while total < buffer.count {
-            let count = buffer[total...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = buffer[total...].withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return .unusable("it cannot be read: \(describeErrno())")
@@ -47,5 +48,5 @@ enum TextFile: Equatable {
 }
 
 func describeErrno(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    POSIX.describe(code)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -100,13 +101,7 @@ public final class ChildProcess: Sendable {
     public func writeToStdin(_ text: String) {
         stdinWriteFD.withLock { fd in
             guard fd >= 0 else { return }
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n <= 0 { break }
-                offset += n
-            }
+            _ = POSIX.writeAll(fd, text)  // a child that closed its stdin does not want the rest
         }
     }
 

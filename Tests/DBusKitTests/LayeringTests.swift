@@ -59,9 +59,29 @@ struct LayeringTests {
         }
         // snapsized's modules (Package.swift): no Foundation, so it stays small and quick to start.
         let daemonModules = ["snapsized/", "SnapService/", "SnapTexts/", "SnapSettings/", "SnapCore/", "AtSpi/", "DBusKit/",
-                             "SizeSelectorContract/"]
+                             "SizeSelectorContract/", "SystemCalls/"]
         for file in files where daemonModules.contains(where: file.path.hasPrefix) {
             #expect(!Self.imports("Foundation", file.text), "\(file.path) imports Foundation, which snapsized would link")
         }
+    }
+
+    @Test("the file calls that make data durable go through the SystemCalls seam, where tests can make them fail")
+    func fileCallsThroughTheSeam() throws {
+        let files = try Self.swiftFiles()
+        let calls = ["fsync", "rename", "link", "unlink", "fchmod", "mkdir", "lstat"]
+        var direct: [String] = []
+        for file in files where !file.path.hasPrefix("SystemCalls/") {
+            for line in file.text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for call in calls where line.contains(call + "(") {
+                    // `POSIX.fsync(` is the seam; a plain or `Glibc.` call is not.
+                    let uses = line.components(separatedBy: call + "(").dropLast()
+                    if uses.contains(where: { !$0.hasSuffix("POSIX.") && !($0.last.map { $0.isLetter || $0 == "_" } ?? false) }) {
+                        direct.append("\(file.path): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        #expect(direct.isEmpty, "direct POSIX file calls: \(direct)")
+        #expect(files.contains { $0.path == "SystemCalls/POSIX.swift" })
     }
 }

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The POSIX file calls the package makes (persistence, config, diagnostics, CLI output), in one
+/// place, in the manner of swift-system's `system_open`/`system_write`: each is the C call, and
+/// in debug builds (where tests run) a test can make any of them fail with `withMockedCalls`.
+/// A release build compiles the C call alone.
+///
+/// Each returns what the C function returns and leaves `errno` set the same way.
+public enum POSIX {
+    public static func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        if let failure = intercept(.open) { return failure }
+        return Glibc.open(path, flags, mode)
+    }
+
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        if let failure = intercept(.read) { return Int(failure) }
+        return Glibc.read(fd, buffer, count)
+    }
+
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        if let failure = intercept(.write) { return Int(failure) }
+        return Glibc.write(fd, buffer, limitWrite(count))
+    }
+
+    public static func fsync(_ fd: Int32) -> Int32 {
+        if let failure = intercept(.fsync) { return failure }
+        return Glibc.fsync(fd)
+    }
+
+    public static func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 {
+        if let failure = intercept(.fchmod) { return failure }
+        return Glibc.fchmod(fd, mode)
+    }
+
+    public static func close(_ fd: Int32) -> Int32 {
+        if let failure = intercept(.close) { return failure }
+        return Glibc.close(fd)
+    }
+
+    public static func rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
+        if let failure = intercept(.rename) { return failure }
+        return Glibc.rename(from, to)
+    }
+
+    public static func link(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
+        if let failure = intercept(.link) { return failure }
+        return Glibc.link(from, to)
+    }
+
+    public static func unlink(_ path: UnsafePointer<CChar>) -> Int32 {
+        if let failure = intercept(.unlink) { return failure }
+        return Glibc.unlink(path)
+    }
+
+    public static func mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 {
+        if let failure = intercept(.mkdir) { return failure }
+        return Glibc.mkdir(path, mode)
+    }
+
+    /// stat(2), or lstat(2) when `followLinks` is false.
+    public static func status(_ path: UnsafePointer<CChar>, _ info: inout stat, followLinks: Bool) -> Int32 {
+        if let failure = intercept(.stat) { return failure }
+        return followLinks ? stat(path, &info) : lstat(path, &info)
+    }
+
+    /// Writes all of `buffer` to `fd`, again after a short write or EINTR. Returns nil, or the errno
+    /// of the write that failed.
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Writes all of `text`'s UTF-8 to `fd` (see above).
+    public static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+        var text = text
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `strerror`: "No space left on device".
+    public static func describe(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    // MARK: The seam
+
+    /// -1 with `errno` set, when a test made this call fail; nil to make the real call.
+    @inline(__always)
+    private static func intercept(_ call: SystemCall) -> Int32? {
+        #if ENABLE_MOCKING
+        if let mock = MockedCalls.current, let code = mock.failure(for: call) {
+            errno = code
+            return -1
+        }
+        #endif
+        return nil
+    }
+
+    @inline(__always)
+    private static func limitWrite(_ count: Int) -> Int {
+        #if ENABLE_MOCKING
+        if let limit = MockedCalls.current?.writeLimit { return min(count, limit) }
+        #endif
+        return count
+    }
+}
