@@ -11,9 +11,12 @@ public enum ValueInterface {
             Property("MaximumValue", signature: "d", emitsChange: .const) { [unowned source] in .double(source.maximumIndexValue) },
             // Orca derives the decimals it speaks from this; 1 means whole numbers.
             Property("MinimumIncrement", signature: "d", emitsChange: .const) { .double(1) },
-            // Written by pyatspi/dogtail/libatspi as Properties.Set(v(d)). libatspi ignores the reply
-            // (and mishandles error replies), so a refused write still answers normally; clients
-            // read the value back.
+            // Written by pyatspi/dogtail/libatspi as Properties.Set(v(d)). A refused write (NaN, an
+            // open preview, a size that cannot be saved) still answers normally, deliberately: libatspi
+            // 2.46 (Debian 12; Orca, pyatspi, dogtail) unrefs the NULL reply of an error and aborts its
+            // own process (atspi_value_set_current_value; seen here: pyatspi exits with SIGABRT,
+            // "arguments to dbus_message_unref() were incorrect"). Clients read the value back; the
+            // refusal is logged (rate-limited) by the source.
             Property("CurrentValue", signature: "d", access: .readWrite, emitsChange: .false,
                      get: { [unowned source] in .double(source.indexValue) },
                      set: { [unowned source] value, _ throws(MethodError) in

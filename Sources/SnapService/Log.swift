@@ -1,6 +1,43 @@
 import DBusKit
+import Glibc
 
 /// One line on stderr, prefixed with the program name (journald adds the time).
 func log(_ message: String) {
     writeDiagnostic(message, program: "snapsized")
+}
+
+/// One kind of line (say, refused accessibility writes) at most once per `interval` seconds, so a
+/// client repeating a refused write cannot flood the journal. The lines held back are counted in the
+/// next one that is written.
+final class LimitedLog {
+    let interval: Double
+    private let now: () -> Double
+    private let write: (String) -> Void
+    private var lastWritten: Double?
+    private var heldBack = 0
+
+    init(interval: Double, now: @escaping () -> Double = monotonicSeconds, write: @escaping (String) -> Void = { SnapService.log($0) }) {
+        self.interval = interval
+        self.now = now
+        self.write = write
+    }
+
+    func log(_ message: String) {
+        let time = now()
+        if let lastWritten, time - lastWritten < interval {
+            heldBack += 1
+            return
+        }
+        let note = heldBack == 0 ? "" : " (\(heldBack) more like it not shown since the last one)"
+        heldBack = 0
+        lastWritten = time
+        write(message + note)
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC.
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -27,12 +27,15 @@ final class SliderBridge: SliderSource {
     var shownSize: Int { model.shownSize }
     var committedSize: Int { model.committedSize }
 
+    /// Refused writes are logged, but at most one line per 10 s: a client may repeat them endlessly.
+    let refusals = LimitedLog(interval: 10)
+
     func setIndexValue(_ value: Double) -> Bool {
         do {
             try model.perform { selection throws(SnapError) in try selection.set(indexValue: value) }
             return true
         } catch {
-            log("refused an accessibility value write of \(value): \(error.dbusError.message)")
+            refusals.log("refused an accessibility value write of \(value): \(error.dbusError.message)")
             return false
         }
     }

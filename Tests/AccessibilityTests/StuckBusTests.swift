@@ -116,17 +116,51 @@ struct StuckBusTests {
         defer { second.stop() }
         #expect(try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40).int("apps") == 1)
         Thread.sleep(forTimeInterval: 0.5)  // a second join would come right behind the first
-        let probe = try Connection(address: second.address)
-        let ours = try probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                  interface: "org.freedesktop.DBus", member: "ListNames")
-            .first?.asStringArray?.filter { $0.hasPrefix(":") }.filter { name in
-                let pid = try? probe.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                          interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                                          arguments: [.string(name)]).first?.asUInt32
-                return pid == UInt32(daemon.pid)
-            } ?? []
+        let ours = try connections(of: daemon.pid, on: try Connection(address: second.address))
         #expect(ours.count == 1, "snapsized's connections on the new accessibility bus: \(ours)")
         #expect(try runPython("inspect_slider.py", [], environment: second.environment, timeout: 40).int("apps") == 1)
+    }
+
+    @Test("AT-SPI writes that change nothing: answered without an error (libatspi 2.46 aborts on one), value unchanged, logged once")
+    func refusedWrites() throws {
+        let desktop = try Desktop()
+        let a11y = try Connection(address: desktop.stack.address)
+        let app = try #require(try connections(of: desktop.daemon.pid, on: a11y).first)
+        func write(_ value: Double) -> MethodError? {
+            do {
+                _ = try a11y.call(destination: app, path: sliderPath, interface: "org.freedesktop.DBus.Properties",
+                                  member: "Set", arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue"),
+                                                             .variant(.double(value))], timeoutMilliseconds: 5000)
+                return nil
+            } catch { return error }
+        }
+        for value in [Double.nan, .infinity, -.infinity] { #expect(write(value) == nil, "\(value)") }
+        #expect(try desktop.call("SetIndex", [.uint32(1)]) == [.uint32(1), .int32(40)])
+        // The state cannot be saved: its name is taken by a folder, so the rename over it fails (even as root).
+        try? FileManager.default.removeItem(atPath: desktop.stateFile)
+        try FileManager.default.createDirectory(atPath: desktop.stateFile, withIntermediateDirectories: false)
+        #expect(write(0) == nil)
+        #expect(throws: MethodError.self, "the D-Bus side refuses the same change") { try desktop.call("SetIndex", [.uint32(0)]) }
+        // A libatspi client (pyatspi) writing NaN and an unsavable value lives on and reads the unchanged value.
+        let result = try runPython("act.py", ["set:nan", "set:4"], environment: desktop.stack.environment, timeout: 40)
+        #expect((result["steps"] as? [[String: Any]])?.map { $0.double("value") } == [1, 1])
+        #expect(try desktop.client.selectorProperty("SelectedIndex") == .uint32(1))
+        for _ in 0..<200 { _ = write(.nan) }
+        _ = write(3)  // a round trip: every refusal before it has been handled
+        let lines = desktop.daemon.stderr.split(separator: "\n").filter { $0.contains("refused an accessibility value write") }
+        #expect(lines.count <= 2, "\(lines.count) lines for 206 refusals: \(lines.prefix(5))")
+    }
+}
+
+/// The unique names `pid` holds on the bus of `probe`.
+private func connections(of pid: pid_t, on probe: Connection) throws -> [String] {
+    let bus = ObjectPath(rawValue: "/org/freedesktop/DBus")!
+    let names = try probe.call(destination: "org.freedesktop.DBus", path: bus, interface: "org.freedesktop.DBus",
+                               member: "ListNames").first?.asStringArray ?? []
+    return names.filter { $0.hasPrefix(":") }.filter { name in
+        let owner = try? probe.call(destination: "org.freedesktop.DBus", path: bus, interface: "org.freedesktop.DBus",
+                                    member: "GetConnectionUnixProcessID", arguments: [.string(name)]).first?.asUInt32
+        return owner == UInt32(pid)
     }
 }
 
