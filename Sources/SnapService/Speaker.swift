@@ -30,27 +30,19 @@ protocol SpeechChannel: AnyObject {
 /// out, so a screen reader that started or stopped meanwhile is honoured.
 final class Speaker {
     static let delay = 0.25
-    /// Runs an action after a delay; returns what cancels it. The event loop's timers in the daemon.
-    typealias Schedule = (_ seconds: Double, _ action: @escaping () -> Void) -> (() -> Void)
 
     let mode: DaemonSettings.Announce
     /// The value text of each index (the model's, composed once in the daemon's language).
     let valueTexts: [String]
-    let schedule: Schedule
+    /// Its timers run on the loop's clock (a manual one in tests).
+    let loop: EventLoop
     weak var channel: SpeechChannel?
-    private var pending: (text: String, cancel: () -> Void)?
+    private var pending: (text: String, timer: TimerID)?
 
-    init(mode: DaemonSettings.Announce, valueTexts: [String], schedule: @escaping Schedule) {
+    init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop) {
         self.mode = mode
         self.valueTexts = valueTexts
-        self.schedule = schedule
-    }
-
-    convenience init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop) {
-        self.init(mode: mode, valueTexts: valueTexts) { seconds, action in
-            let timer = loop.schedule(after: seconds, action)
-            return { loop.cancel(timer) }
-        }
+        self.loop = loop
     }
 
     /// The committed index changed to `index`.
@@ -74,7 +66,7 @@ final class Speaker {
 
     /// The accessible application went away (the accessibility bus was lost).
     func cancel() {
-        pending?.cancel()
+        if let pending { loop.cancel(pending.timer) }
         pending = nil
     }
 
@@ -93,7 +85,7 @@ final class Speaker {
 
     private func say(_ text: String) {
         cancel()
-        let cancel = schedule(Self.delay) { [unowned self] in
+        let timer = loop.schedule(after: Self.delay) { [unowned self] in
             guard let pending = self.pending else { return }
             self.pending = nil
             guard let channel = self.channel else { return }
@@ -103,6 +95,6 @@ final class Speaker {
                 channel.notify(pending.text)
             }
         }
-        pending = (text, cancel)
+        pending = (text, timer)
     }
 }
