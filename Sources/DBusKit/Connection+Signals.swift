@@ -77,29 +77,37 @@ extension Connection {
     /// program bug and throws; so does a getter that returns the wrong type.
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [String]) throws(MethodError) {
         guard !names.isEmpty else { return }
-        guard let table = exports.tables(for: path)?.first(where: { $0.name == interface.rawValue }) else {
+        guard let tables = exports.tables(for: path),
+              let table = tables.firstIndex(where: { $0.name == interface.rawValue }) else {
             throw MethodError(.unknownInterface, "No interface '\(interface.rawValue)' is exported at \(path.rawValue)")
         }
         var changed: [(String, DBusValue)] = []
         changed.reserveCapacity(names.count)
         var invalidated: [String] = []
-        for name in names {
-            guard let property = table.property(named: name) else {
-                throw MethodError(.unknownProperty, "No such property '\(name)' on interface '\(interface.rawValue)'")
-            }
-            switch property.emitsChange {
-            case .true:
-                let value = property.get()
-                guard value.signature == property.signature else {
-                    throw MethodError(.failed, "The getter of \(interface.rawValue).\(name) returned \"\(value.signature)\" "
-                                        + "but declares \"\(property.signature)\"")
+        // Rows are read in place (no copies of their closures), and each search starts after the
+        // last row found, since names usually come in table order: this runs on every change.
+        try tables[table].properties.withUnsafeBufferPointer { rows throws(MethodError) in
+            var next = 0
+            for name in names {
+                guard let row = rows[next...].firstIndex(where: { $0.name == name })
+                    ?? rows[..<next].firstIndex(where: { $0.name == name }) else {
+                    throw MethodError(.unknownProperty, "No such property '\(name)' on interface '\(interface.rawValue)'")
                 }
-                changed.append((name, value))
-            case .invalidates:
-                invalidated.append(name)
-            case .false, .const:
-                throw MethodError(.invalidArgs, "Property '\(name)' of '\(interface.rawValue)' does not announce changes "
-                                    + "(EmitsChangedSignal=\(property.emitsChange.rawValue))")
+                next = row + 1
+                switch rows[row].emitsChange {
+                case .true:
+                    let value = rows[row].get()
+                    guard value.signature == rows[row].signature else {
+                        throw MethodError(.failed, "The getter of \(interface.rawValue).\(name) returned \"\(value.signature)\" "
+                                            + "but declares \"\(rows[row].signature)\"")
+                    }
+                    changed.append((name, value))
+                case .invalidates:
+                    invalidated.append(name)
+                case .false, .const:
+                    throw MethodError(.invalidArgs, "Property '\(name)' of '\(interface.rawValue)' does not announce changes "
+                                        + "(EmitsChangedSignal=\(rows[row].emitsChange.rawValue))")
+                }
             }
         }
         try emitPropertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated)

@@ -133,8 +133,8 @@ public final class EventLoop {
     /// Runs until `stop()` (or `handle.stop()`) is called.
     ///
     /// Clears this thread's signal mask first: threads spawned from Swift concurrency workers
-    /// can inherit a mask with SIGTERM blocked (feasibility §6.3), which would silently disable
-    /// `onSignal`.
+    /// can inherit a mask with SIGTERM blocked (swift-corelibs-foundation #4772), which would
+    /// silently disable `onSignal`.
     public func run() {
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -180,7 +180,7 @@ public final class EventLoop {
         if pollTimeout == nil && waker.stopRequested.load(ordering: .sequentiallyConsistent) { return }
 
         // Snapshot what we poll, so callbacks that add or remove entries cannot confuse the indices.
-        // The buffers are kept between rounds: a round per message must not allocate (make bench).
+        // The buffers are kept between rounds: a round per message must not allocate.
         var watches = pollWatches
         pollWatches = []
         watches.removeAll(keepingCapacity: true)

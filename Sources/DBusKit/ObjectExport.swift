@@ -8,12 +8,19 @@ internal import CDBus
 struct ExportRegistry {
     typealias Lookup = (ObjectPath) -> [InterfaceTable]?
 
-    var objects: [ObjectPath: [InterfaceTable]] = [:]
-    var subtrees: [ObjectPath: Lookup] = [:]
+    var objects: [ObjectPath: [InterfaceTable]] = [:] { didSet { last = nil } }
+    var subtrees: [ObjectPath: Lookup] = [:] { didSet { last = nil } }
+    /// The exact export found last: calls and signals go to the same object over and over, and
+    /// comparing a path costs less than hashing it.
+    private var last: (path: ObjectPath, tables: [InterfaceTable])?
 
     /// The tables for `path`: an exact export wins, then the deepest subtree containing it.
-    func tables(for path: ObjectPath) -> [InterfaceTable]? {
-        if let tables = objects[path] { return tables }
+    mutating func tables(for path: ObjectPath) -> [InterfaceTable]? {
+        if let last, last.path == path { return last.tables }
+        if let tables = objects[path] {
+            last = (path, tables)
+            return tables
+        }
         let owner = subtrees.keys.filter { path.isDescendant(of: $0) }.max { $0.rawValue.count < $1.rawValue.count }
         return owner.flatMap { subtrees[$0]?(path) }
     }

@@ -57,7 +57,9 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         }
     }
 
-    /// This property's wire value in `values`.
+    /// This property's wire value in `values`. Inlinable, so that the daemon's getters are
+    /// specialized for its model (they run on every change).
+    @inlinable
     public func encode(_ values: some SelectorValues) -> DBusValue {
         switch self {
         case .sizes: .array(elementSignature: "i", values.sizes.map { .int32(Int32($0)) })

@@ -70,8 +70,9 @@ public final class SizeSelectorObject {
                 }
                 return []
             },
-        ], properties: SelectorProperty.allCases.map { property in
-            Property(property) { [unowned self] in property.encode(ModelValues(model: self.model)) }
+        ], properties: SelectorProperty.allCases.map { [model] property in
+            // The model itself, not `unowned self`: no reference-count check on every read.
+            Property(property) { property.encode(ModelValues(model: model)) }
         }, signals: [
             SignalSpec(.committed),
         ])
@@ -111,25 +112,23 @@ public final class SizeSelectorObject {
 
     // MARK: Announcing changes
 
+    /// The properties each kind of change announces, in order (committed, shown, previewing), by
+    /// the bits 1, 2 and 4 of the change; built once, as this runs on every change.
+    private static let announced: [[String]] = (0..<8).map { bits in
+        var names: [SelectorProperty] = []
+        if bits & 1 != 0 { names += [.selectedIndex, .selectedSize] }
+        if bits & 2 != 0 { names += [.shownIndex, .shownSize, .valueText] }
+        if bits & 4 != 0 { names.append(.previewing) }
+        return names.map(\.name)
+    }
+
     /// PropertiesChanged with exactly the properties that changed (their values read by name from
     /// the exported table, so a getter and its announcement cannot disagree), then Committed if the
     /// committed selection changed. A failed send is logged, never turned into a failed call: the
     /// change happened.
     func announce(_ change: SelectionChange) {
-        var changed: [String] = []
-        changed.reserveCapacity(6)
-        if change.committed != nil {
-            changed.append(SelectorProperty.selectedIndex.name)
-            changed.append(SelectorProperty.selectedSize.name)
-        }
-        if change.shown != nil {
-            changed.append(SelectorProperty.shownIndex.name)
-            changed.append(SelectorProperty.shownSize.name)
-            changed.append(SelectorProperty.valueText.name)
-        }
-        if change.previewing != nil {
-            changed.append(SelectorProperty.previewing.name)
-        }
+        let changed = Self.announced[(change.committed != nil ? 1 : 0) | (change.shown != nil ? 2 : 0)
+                                     | (change.previewing != nil ? 4 : 0)]
         do {
             try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: changed)
             if change.committed != nil {

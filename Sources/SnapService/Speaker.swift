@@ -14,7 +14,7 @@ protocol SpeechChannel: AnyObject {
 }
 
 /// Makes every committed change, and every step stopped by an end, heard exactly once, whatever
-/// has focus, on Orca 43 and on Orca 45+ (shared/research/orca-unfocused.md has the measurements):
+/// has focus, on Orca 43 and on Orca 45+ (as measured with both under Xvfb):
 ///
 /// - Orca 45+ speaks `object:announcement` and nothing else a windowless slider sends once it has
 ///   lost Orca's locus of focus (it always does: it has no window). So when the registry lists an

@@ -13,7 +13,7 @@ public struct StateStore: Sendable {
     private let folder: String
     private let temporary: String
     /// The same paths as C strings, made once: a String passed to open() or rename() is copied
-    /// into a new array on every call (callgrind: four per commit).
+    /// into a new array on every call, and a commit makes several.
     private let pathC, folderC, temporaryC: ContiguousArray<CChar>
 
     public init(path: String) {
@@ -67,7 +67,7 @@ public struct StateStore: Sendable {
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
         // The usual case costs one open: the folder is only checked (and made) when that fails,
-        // and the mode only set when the file is not brand new (make bench: syscalls per commit).
+        // and the mode only set when the file is not brand new: fewer system calls per commit.
         var (fd, fresh) = openTemporary()
         if fd < 0 {
             if let problem = StateStore.makeFolders(folder) { return problem }

@@ -8,8 +8,8 @@ import SystemCalls
 /// A child process started with `posix_spawnp`, for tests.
 ///
 /// Not `Foundation.Process`: children it starts from Swift Testing's worker threads inherit a
-/// signal mask with SIGTERM blocked and never stop (feasibility §6.3, swift-corelibs-foundation
-/// #4772). Here the child always gets an empty mask and default dispositions.
+/// signal mask with SIGTERM blocked and never stop (swift-corelibs-foundation #4772). Here the
+/// child always gets an empty mask and default dispositions.
 /// Output goes to files in a private temp dir, so nothing can fill up a pipe and block the child.
 public final class ChildProcess: Sendable {
     /// Where the child's standard input comes from.

@@ -37,7 +37,7 @@ public final class VirtualDisplay: Sendable {
     public func stop() { server.terminate() }
 }
 
-/// Real Orca with a speech-capture backend and its own prefs folder (shared/research/orca.md).
+/// Real Orca with a speech-capture backend (Tests/AccessibilityTests/Orca) and its own prefs folder.
 ///
 /// Orca refuses to start while ANY other `orca` process of this user runs (and `--replace` would
 /// kill them all, so it is never used). Runs are therefore serialized: an flock on a per-user

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// This is why the test helpers do not use Foundation's Process: a child started from a Swift
 /// Testing worker thread inherits that thread's mask, with SIGTERM blocked, and then never stops
-/// (swift-corelibs-foundation #4772; shared/research/feasibility.md §6.3).
+/// (swift-corelibs-foundation #4772).
 /// `fileActions` sets up the child's descriptors; `newSession` runs it in a session of its own.
 /// Returns the child's PID, or throws with posix_spawn's error code.
 func spawnWithCleanSignals(_ executable: String, _ arguments: [String], environment: [String: String],

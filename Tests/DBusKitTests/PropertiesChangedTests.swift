@@ -60,4 +60,25 @@ struct PropertiesChangedTests {
         ])
         listener.stop()
     }
+
+    @Test("a path exported again, or no longer, is looked up afresh")
+    func exportsChange() throws {
+        let bus = try startBus()
+        let emitter = try Connection(address: bus.address)
+        let interface = TestService.interface
+        func refusal(_ name: String) -> ErrorName? {
+            methodError { () throws(MethodError) in
+                try emitter.emitPropertiesChanged(path: TestService.path, interface: interface, names: [name])
+            }?.name
+        }
+        try emitter.export(path: TestService.path, interfaces: [Self.table(Counter())])
+        #expect(refusal("Count") == nil)
+        try emitter.export(path: TestService.path, interfaces: [InterfaceTable(interface.rawValue, properties: [
+            Property("Other", signature: "u", get: { .uint32(1) }),
+        ])])
+        #expect(refusal("Count") == .unknownProperty)
+        #expect(refusal("Other") == nil)
+        emitter.unexport(path: TestService.path)
+        #expect(refusal("Other") == .unknownInterface)
+    }
 }
