@@ -14,7 +14,10 @@ import SnapSettings
 /// D-Bus side as its `FocusRequester`.
 final class AccessibilityService: SpeechChannel, FocusRequester {
     let model: SelectionModel
-    let announce: DaemonSettings.Announce
+    /// Changed by a reload (SIGHUP): the speaker follows.
+    var announce: DaemonSettings.Announce {
+        didSet { speaker.mode = announce }
+    }
     let bus: AccessibilityBus
     private let bridge: SliderBridge
     private var app: AccessibleApplication?

@@ -35,25 +35,31 @@ public enum Daemon {
             return Status.usage.rawValue
         }
         let statePath = defaultStatePath(environment: environment)
+        let configPath = flags["config"] ?? defaultConfigPath(environment: environment)
         let settings: DaemonSettings
         do {
             // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
             _ = try DaemonArguments.settings(flags: flags, config: [:], defaultStateFile: statePath)
-            let config = try readConfig(path: flags["config"] ?? defaultConfigPath(environment: environment),
-                                        explicit: flags["config"] != nil)
+            let config = try readConfig(path: configPath, explicit: flags["config"] != nil)
             settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         } catch {
             log(error.message)
             return Status.usage.rawValue
         }
         let model = makeModel(settings)
-        return serve(model: model, settings: settings, environment: environment).rawValue
+        // SIGHUP reads the file again; there, a file that cannot be used keeps the running settings.
+        let reread = { () throws(InvalidValue) -> DaemonSettings in
+            let config = try readConfig(path: configPath, explicit: flags["config"] != nil, reloading: true)
+            return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+        }
+        return serve(model: model, settings: settings, environment: environment, reread: reread).rawValue
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
     /// used is reported and ignored (left untouched: it is the user's), so that a daemon started by
     /// activation, where nobody reads stderr, still comes up; a file named with --config must be right.
-    static func readConfig(path: String?, explicit: Bool) throws(InvalidValue) -> [String: String] {
+    /// When `reloading`, a file that cannot be used is an error too (the running settings stay).
+    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false) throws(InvalidValue) -> [String: String] {
         guard let path else { return [:] }
         let problem: String
         switch TextFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
@@ -72,7 +78,7 @@ public enum Daemon {
                 problem = error.message
             }
         }
-        if explicit { throw InvalidValue("--config \(path): \(problem)") }
+        if explicit || reloading { throw InvalidValue("\(explicit ? "--config " : "")\(path): \(problem)") }
         log("ignoring the config file \(path): \(problem); using the built-in defaults and the flags")
         return [:]
     }
@@ -102,7 +108,8 @@ public enum Daemon {
     }
 
     /// Connects, exports, takes the name and runs the loop; returns how it ended.
-    static func serve(model: SelectionModel, settings: DaemonSettings, environment: [String: String]) -> Status {
+    static func serve(model: SelectionModel, settings: DaemonSettings, environment: [String: String],
+                      reread: (() throws(InvalidValue) -> DaemonSettings)? = nil) -> Status {
         let loop = EventLoop()
         let session: Connection
         do {
@@ -157,6 +164,12 @@ public enum Daemon {
         }
         loop.onSignal(SIGTERM) { loop.stop() }
         loop.onSignal(SIGINT) { loop.stop() }
+        // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
+        var running = settings
+        loop.onSignal(SIGHUP) { [unowned previewGuard] in
+            running = reload(running, reread: reread ?? { running }, previewGuard: previewGuard,
+                             accessibility: accessibility)
+        }
         loop.run()
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.

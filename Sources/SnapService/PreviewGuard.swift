@@ -11,7 +11,8 @@ final class PreviewGuard {
     private let model: SelectionModel
     private let connection: Connection
     private let loop: EventLoop
-    private let timeout: Double
+    /// Changed by a reload (SIGHUP); a preview already open keeps the timer it has.
+    var timeout: Double
     private var watched: (owner: PreviewOwner, watch: NameWatch)?
     private var timer: TimerID?
 

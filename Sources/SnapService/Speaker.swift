@@ -31,7 +31,8 @@ protocol SpeechChannel: AnyObject {
 final class Speaker {
     static let delay = 0.25
 
-    let mode: DaemonSettings.Announce
+    /// Changed by a reload (SIGHUP).
+    var mode: DaemonSettings.Announce
     /// The value text of each index (the model's, composed once in the daemon's language).
     let valueTexts: [String]
     /// Its timers run on the loop's clock (a manual one in tests).

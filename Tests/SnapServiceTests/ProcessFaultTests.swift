@@ -42,7 +42,41 @@ struct ProcessFaultTests {
         defer { daemon.terminate() }
         let client = try fixture.client()
         #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
+        kill(daemon.pid, SIGHUP)  // a reload logs a line too
+        #expect(try client.property("SelectedSize") == .int32(80))
         #expect(daemon.isRunning)
+    }
+
+    @Test("SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file")
+    func reload() throws {
+        let fixture = try DaemonFixture(startDaemon: false)
+        let config = fixture.bus.directory + "/home/.config/snapsize/config"
+        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try fixture.start()
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
+        let client = try fixture.client()
+        func reloaded(_ text: String, logging expected: String) -> Bool {
+            try? text.write(toFile: config, atomically: true, encoding: .utf8)
+            let before = daemon.stderr.components(separatedBy: "reload (SIGHUP)").count
+            kill(daemon.pid, SIGHUP)
+            return waitUntil(timeout: 5) {
+                let log = daemon.stderr
+                return log.components(separatedBy: "reload (SIGHUP)").count > before && log.contains(expected)
+            }
+        }
+        /// A preview left alone: ended by the preview timeout within `seconds`?
+        func previewEnds(within seconds: Double) throws -> Bool {
+            _ = try client.call("Preview", [.double(100)])
+            return waitUntil(timeout: seconds, interval: 0.05) { (try? client.property("Previewing")) == .boolean(false) }
+        }
+        #expect(reloaded("preview-timeout = 1\nlabel = Brush\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("only taking effect at the next start: label/unit"), "\(daemon.stderr)")
+        #expect(try previewEnds(within: 8), "the 1 s preview timeout applies after the reload")
+        #expect(reloaded("sizes = nonsense\n", logging: "running settings stay"), "\(daemon.stderr)")
+        #expect(daemon.isRunning)
+        #expect(try previewEnds(within: 8), "the running settings stayed: still 1 s, not the default 30 s")
+        #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
     }
 
     @Test("two corrupt state files within one second: each is kept, none overwritten")

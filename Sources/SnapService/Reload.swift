@@ -1,0 +1,52 @@
+import SnapSettings
+
+extension Daemon {
+    /// SIGHUP: reads the config file again (with the same flags, which still win) and applies what
+    /// can change while serving: the preview timeout and how changes are spoken. The rest (sizes,
+    /// track, layout, label, unit, initial size, state file, accessibility) shapes the published
+    /// interface and the saved state, and takes effect at the next start; the log says which.
+    /// A file that cannot be used changes nothing. Returns the settings now running.
+    static func reload(_ running: DaemonSettings, reread: () throws(InvalidValue) -> DaemonSettings,
+                       previewGuard: PreviewGuard, accessibility: AccessibilityService?) -> DaemonSettings {
+        let wanted: DaemonSettings
+        do {
+            wanted = try reread()
+        } catch {
+            log("reload (SIGHUP): the config file cannot be used, so the running settings stay: \(error.message)")
+            return running
+        }
+        var now = running
+        var applied: [String] = []
+        if wanted.previewTimeout != running.previewTimeout {
+            previewGuard.timeout = wanted.previewTimeout
+            now.previewTimeout = wanted.previewTimeout
+            applied.append("preview-timeout \(running.previewTimeout) -> \(wanted.previewTimeout)")
+        }
+        if wanted.announce != running.announce {
+            accessibility?.announce = wanted.announce
+            now.announce = wanted.announce
+            applied.append("announce \(running.announce.rawValue) -> \(wanted.announce.rawValue)")
+        }
+        let atRestart = restartOnly(running, wanted)
+        var parts: [String] = []
+        parts.append(applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", "))
+        if !atRestart.isEmpty {
+            parts.append("changed, but only taking effect at the next start: " + atRestart.joined(separator: ", "))
+        }
+        log("reload (SIGHUP): " + parts.joined(separator: "; "))
+        return now
+    }
+
+    /// The options that differ between `a` and `b` and cannot change while serving.
+    static func restartOnly(_ a: DaemonSettings, _ b: DaemonSettings) -> [String] {
+        var names: [String] = []
+        if a.snapper.sizes != b.snapper.sizes { names.append("sizes") }
+        if a.snapper.layout != b.snapper.layout { names.append("layout") }
+        if a.snapper.track != b.snapper.track { names.append("track-width/track-inset") }
+        if a.texts != b.texts { names.append("label/unit") }
+        if a.initialSize != b.initialSize { names.append("initial") }
+        if a.stateFile != b.stateFile { names.append("state-file/no-state") }
+        if a.accessibility != b.accessibility { names.append("no-accessibility") }
+        return names
+    }
+}
