@@ -27,9 +27,8 @@ struct ChildProcessTests {
     func terminate() throws {
         let child = try ChildProcess("sleep", ["30"], environment: environment)
         #expect(child.isRunning)
-        let started = Date()
+        // A child that ignored SIGTERM would be SIGKILLed after the 5 s and say 128 + SIGKILL.
         #expect(child.terminate(timeout: 5) == 128 + SIGTERM, "SIGTERM was blocked in the child")
-        #expect(Date().timeIntervalSince(started) < 2)
         #expect(!child.isRunning)
     }
 
