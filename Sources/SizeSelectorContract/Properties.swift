@@ -16,6 +16,8 @@ public protocol SelectorValues {
     var trackWidth: Double { get }
     var trackInset: Double { get }
     var layout: String { get }
+    /// The client whose call made the latest change (while a preview is open: its holder).
+    var changedBy: ClientIdentity { get }
 }
 
 /// The properties of org.snapsize.SizeSelector1: for each its name, D-Bus signature, whether it
@@ -34,6 +36,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     case trackWidth = "TrackWidth"
     case trackInset = "TrackInset"
     case layout = "Layout"
+    case changedBy = "ChangedBy"
 
     public var name: String { rawValue }
 
@@ -46,6 +49,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .valueText, .label, .layout: "s"
         case .valueTexts: "as"
         case .trackWidth, .trackInset: "d"
+        case .changedBy: "(sus)"
         }
     }
 
@@ -53,7 +57,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     public var emitsChange: Property.EmitsChange {
         switch self {
         case .sizes, .valueTexts, .label, .trackWidth, .trackInset, .layout: .const
-        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText: .true
+        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText, .changedBy: .true
         }
     }
 
@@ -74,6 +78,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .trackWidth: .double(values.trackWidth)
         case .trackInset: .double(values.trackInset)
         case .layout: .string(values.layout)
+        case .changedBy: values.changedBy.value
         }
     }
 
@@ -97,6 +102,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .trackWidth: guard let v = value.asDouble else { return false }; state.trackWidth = v
         case .trackInset: guard let v = value.asDouble else { return false }; state.trackInset = v
         case .layout: guard let v = value.asString else { return false }; state.layout = v
+        case .changedBy: guard let v = ClientIdentity(value) else { return false }; state.changedBy = v
         }
         return true
     }

@@ -14,10 +14,12 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var trackWidth: Double
     public var trackInset: Double
     public var layout: String
+    public var changedBy: ClientIdentity
 
     public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
                 previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
-                trackInset: Double, layout: String) {
+                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown) {
+        self.changedBy = changedBy
         self.sizes = sizes
         self.selectedIndex = selectedIndex
         self.selectedSize = selectedSize
@@ -58,6 +60,7 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
         if let value = change.shownSize { shownSize = value }
         if let value = change.previewing { previewing = value }
         if let value = change.valueText { valueText = value }
+        if let value = change.changedBy { changedBy = value }
     }
 }
 
@@ -69,9 +72,12 @@ public struct SelectorChange: Equatable, Sendable {
     public var shownSize: Int?
     public var previewing: Bool?
     public var valueText: String?
+    /// Announced only when a different client (or none) made this change than the one before.
+    public var changedBy: ClientIdentity?
 
     public init(selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil, shownSize: Int? = nil,
-                previewing: Bool? = nil, valueText: String? = nil) {
+                previewing: Bool? = nil, valueText: String? = nil, changedBy: ClientIdentity? = nil) {
+        self.changedBy = changedBy
         self.selectedIndex = selectedIndex
         self.selectedSize = selectedSize
         self.shownIndex = shownIndex
@@ -93,6 +99,7 @@ public struct SelectorChange: Equatable, Sendable {
         self.init(selectedIndex: pick(.selectedIndex, decoded.selectedIndex),
                   selectedSize: pick(.selectedSize, decoded.selectedSize),
                   shownIndex: pick(.shownIndex, decoded.shownIndex), shownSize: pick(.shownSize, decoded.shownSize),
-                  previewing: pick(.previewing, decoded.previewing), valueText: pick(.valueText, decoded.valueText))
+                  previewing: pick(.previewing, decoded.previewing), valueText: pick(.valueText, decoded.valueText),
+                  changedBy: pick(.changedBy, decoded.changedBy))
     }
 }

@@ -12,8 +12,11 @@ struct StatusCommand: StateReportCommand {
           sizes:       20 40 60 80 100
           committed:   60 (index 2)
           ...
+        While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
-        shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
+        shownSize, previewing, valueText, label, trackWidth, trackInset, layout) and changedBy, the client
+        whose call made the latest change ({"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, null
+        when no client made it).
         """)
     let json: Bool
     let daemon: DaemonOptions
@@ -34,7 +37,17 @@ struct StatusCommand: StateReportCommand {
             ("previewing", .bool(state.previewing)), ("valueText", .string(state.valueText)),
             ("label", .string(state.label)), ("trackWidth", .double(state.trackWidth)),
             ("trackInset", .double(state.trackInset)), ("layout", .string(state.layout)),
+            ("changedBy", client(state.changedBy)),
         ])
+    }
+
+    /// A client as JSON: its unique name, pid and command, null for what the bus could not tell;
+    /// null as a whole for a change no client made.
+    static func client(_ identity: ClientIdentity) -> JSON {
+        guard identity.isKnown else { return .null }
+        return .object([("name", .string(identity.uniqueName)),
+                        ("pid", identity.pid == 0 ? .null : .int(Int(identity.pid))),
+                        ("command", identity.command.isEmpty ? .null : .string(identity.command))])
     }
 
     static func plain(_ state: SelectorState) -> String {
@@ -43,7 +56,8 @@ struct StatusCommand: StateReportCommand {
             ("sizes", state.sizes.map(String.init).joined(separator: " ")),
             ("committed", "\(state.selectedSize) (index \(state.selectedIndex))"),
             ("shown", "\(state.shownSize) (index \(state.shownIndex))"),
-            ("previewing", state.previewing ? "yes" : "no"),
+            ("previewing", !state.previewing ? "no"
+                : state.changedBy.isKnown ? "yes, held by \(state.changedBy.displayName)" : "yes"),
             ("value text", state.valueText),
             ("layout", state.layout),
             ("track", "width \(formatSeconds(state.trackWidth)), inset \(formatSeconds(state.trackInset))"),

@@ -1,7 +1,17 @@
 /// Who holds a preview: an opaque token (the service uses the client's unique bus name).
 public struct PreviewOwner: Hashable, Sendable {
     public let id: String
-    public init(_ id: String) { self.id = id }
+    /// Who it is for people ("snapsizectl adjust (pid 4242)"); the id when nobody could tell.
+    /// Not part of its identity: two owners with the same id are the same owner.
+    public let name: String
+
+    public init(_ id: String, name: String? = nil) {
+        self.id = id
+        self.name = name ?? id
+    }
+
+    public static func == (a: PreviewOwner, b: PreviewOwner) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// What a transition changed; `nil` means "unchanged". Adapters emit exactly these and nothing else.

@@ -3,6 +3,8 @@ import SizeSelectorContract
 /// The model as the contract's properties read it.
 struct ModelValues: SelectorValues {
     let model: SelectionModel
+    /// Kept by SizeSelectorObject, which knows who called.
+    let changedBy: ClientIdentity
 
     var sizes: [Int] { model.sizes.sizes }
     var selectedIndex: Int { model.committedIndex }

@@ -29,7 +29,7 @@ final class PreviewGuard {
         if let timer { loop.cancel(timer) }
         timer = loop.schedule(after: timeout) { [unowned self] in
             self.timer = nil
-            log("the preview of \(owner.id) timed out after \(self.timeout) s without a Preview call; cancelled")
+            log("the preview of \(owner.name) timed out after \(self.timeout) s without a Preview call; cancelled")
             _ = try? self.model.perform { $0.endPreview() }
         }
     }

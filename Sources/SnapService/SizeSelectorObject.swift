@@ -19,11 +19,25 @@ public final class SizeSelectorObject {
     let connection: Connection
     /// The accessible slider, for `Focus`; nil with --no-accessibility.
     let focus: FocusRequester?
+    /// Callers' processes, for `ChangedBy` and for naming a preview's holder.
+    let clients: ClientDirectory
+    /// The caller whose request is being performed (nil between calls): a change announced while it
+    /// is set was made by it; any other change (a timeout, an owner that left, the accessible
+    /// slider) by no client.
+    private var caller: String?
+    /// The `ChangedBy` property: who made the latest change.
+    let author = Author()
+
+    /// Holds `ChangedBy` for the property getter, which captures it rather than `self`.
+    final class Author {
+        var changedBy = ClientIdentity.unknown
+    }
 
     public init(model: SelectionModel, connection: Connection, focus: FocusRequester?) {
         self.model = model
         self.connection = connection
         self.focus = focus
+        self.clients = ClientDirectory(connection: connection)
     }
 
     /// Exports the object. Call before requesting the bus name, so that no call can arrive before
@@ -36,32 +50,34 @@ public final class SizeSelectorObject {
 
     public var table: InterfaceTable {
         InterfaceTable(SelectorBus.interface.rawValue, methods: [
-            Method(.increment) { [unowned self] _ throws(MethodError) in try self.step(by: 1) },
-            Method(.decrement) { [unowned self] _ throws(MethodError) in try self.step(by: -1) },
-            Method(.stepBy) { [unowned self] call throws(MethodError) in try self.step(by: Int(try call.int32(0))) },
+            Method(.increment) { [unowned self] call throws(MethodError) in try self.step(by: 1, for: call) },
+            Method(.decrement) { [unowned self] call throws(MethodError) in try self.step(by: -1, for: call) },
+            Method(.stepBy) { [unowned self] call throws(MethodError) in try self.step(by: Int(try call.int32(0)), for: call) },
             Method(.setIndex) { [unowned self] call throws(MethodError) in
                 let index = Int(try call.uint32(0))
-                try self.perform { selection throws(SnapError) in try selection.set(index: index) }
+                try self.perform(for: call) { selection throws(SnapError) in try selection.set(index: index) }
                 return self.committedReply
             },
             Method(.setSize) { [unowned self] call throws(MethodError) in
                 let size = Int(try call.int32(0))
-                try self.perform { selection throws(SnapError) in try selection.set(size: size) }
+                try self.perform(for: call) { selection throws(SnapError) in try selection.set(size: size) }
                 return self.committedReply
             },
             Method(.preview) { [unowned self] call throws(MethodError) in
-                let x = try call.double(0), owner = PreviewOwner(call.sender)
-                try self.preview(x: x, by: owner)
+                // Named for people: a refusal to someone else says which program holds the preview.
+                let x = try call.double(0)
+                let owner = PreviewOwner(call.sender, name: self.clients.identity(of: call.sender).displayName)
+                try self.preview(x: x, by: owner, for: call)
                 return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
             },
             Method(.commit) { [unowned self] call throws(MethodError) in
                 let x = try call.double(0), owner = PreviewOwner(call.sender)
-                try self.perform { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
+                try self.perform(for: call) { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
                 return self.committedReply
             },
             Method(.cancel) { [unowned self] call throws(MethodError) in
                 let owner = PreviewOwner(call.sender)
-                try self.perform { selection throws(SnapError) in try selection.cancel(by: owner) }
+                try self.perform(for: call) { selection throws(SnapError) in try selection.cancel(by: owner) }
                 return []
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
@@ -70,9 +86,9 @@ public final class SizeSelectorObject {
                 }
                 return []
             },
-        ], properties: SelectorProperty.allCases.map { [model] property in
-            // The model itself, not `unowned self`: no reference-count check on every read.
-            Property(property) { property.encode(ModelValues(model: model)) }
+        ], properties: SelectorProperty.allCases.map { [model, author] property in
+            // The model and the author box themselves, not `unowned self`: no reference-count check on every read.
+            Property(property) { property.encode(ModelValues(model: model, changedBy: author.changedBy)) }
         }, signals: [
             SignalSpec(.committed),
         ])
@@ -84,7 +100,10 @@ public final class SizeSelectorObject {
         SelectorReply(index: model.committedIndex, size: model.committedSize).selectedBody
     }
 
-    private func perform(_ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
+    private func perform(for call: MethodCall,
+                         _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
+        caller = call.sender
+        defer { caller = nil }
         do {
             try model.perform(transition)
         } catch {
@@ -92,7 +111,9 @@ public final class SizeSelectorObject {
         }
     }
 
-    private func preview(x: Double, by owner: PreviewOwner) throws(MethodError) {
+    private func preview(x: Double, by owner: PreviewOwner, for call: MethodCall) throws(MethodError) {
+        caller = call.sender
+        defer { caller = nil }
         do {
             try model.preview(x: x, by: owner)
         } catch {
@@ -100,8 +121,10 @@ public final class SizeSelectorObject {
         }
     }
 
-    private func step(by steps: Int) throws(MethodError) -> [DBusValue] {
+    private func step(by steps: Int, for call: MethodCall) throws(MethodError) -> [DBusValue] {
         let result: StepResult
+        caller = call.sender
+        defer { caller = nil }
         do {
             result = try model.step(by: steps)
         } catch {
@@ -127,8 +150,14 @@ public final class SizeSelectorObject {
     /// committed selection changed. A failed send is logged, never turned into a failed call: the
     /// change happened.
     func announce(_ change: SelectionChange) {
-        let changed = Self.announced[(change.committed != nil ? 1 : 0) | (change.shown != nil ? 2 : 0)
+        var changed = Self.announced[(change.committed != nil ? 1 : 0) | (change.shown != nil ? 2 : 0)
                                      | (change.previewing != nil ? 4 : 0)]
+        // Only when it differs from the last change's: a client's run of changes names it once.
+        let by = caller.map(clients.identity(of:)) ?? .unknown
+        if by != author.changedBy {
+            author.changedBy = by
+            changed.append(SelectorProperty.changedBy.name)
+        }
         do {
             try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: changed)
             if change.committed != nil {

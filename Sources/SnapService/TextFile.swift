@@ -25,25 +25,36 @@ enum TextFile: Equatable {
         if info.st_size > maximumBytes {
             return .unusable("it is \(info.st_size) bytes, more than the \(maximumBytes) such a file can hold")
         }
+        guard let bytes = readBytes(path, maximumBytes: maximumBytes + 1, followLinks: followLinks) else {
+            return .unusable("it cannot be read: \(describeErrno())")
+        }
+        if bytes.count > maximumBytes { return .unusable("it grew beyond \(maximumBytes) bytes while being read") }
+        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
+            return .unusable("it is not text (it holds bytes that are not UTF-8)")
+        }
+        return .text(text)
+    }
+}
+
+extension TextFile {
+    /// Up to `maximumBytes` of `path`, read to its end or to that limit; nil (errno set) when it cannot
+    /// be opened or read. Also for files whose size stat cannot tell, such as /proc/<pid>/cmdline.
+    static func readBytes(_ path: String, maximumBytes: Int, followLinks: Bool = true) -> [UInt8]? {
         let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
-        guard fd >= 0 else { return .unusable("it cannot be read: \(describeErrno())") }
+        guard fd >= 0 else { return nil }
         defer { _ = POSIX.close(fd) }
-        var buffer = [UInt8](repeating: 0, count: maximumBytes + 1)
+        var buffer = [UInt8](repeating: 0, count: maximumBytes)
         var total = 0
         while total < buffer.count {
             let count = buffer[total...].withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .unusable("it cannot be read: \(describeErrno())")
+                return nil
             }
             if count == 0 { break }
             total += count
         }
-        if total > maximumBytes { return .unusable("it grew beyond \(maximumBytes) bytes while being read") }
-        guard let text = String(validating: buffer[..<total], as: UTF8.self), !text.contains("\0") else {
-            return .unusable("it is not text (it holds bytes that are not UTF-8)")
-        }
-        return .text(text)
+        return Array(buffer[..<total])
     }
 }
 

@@ -90,7 +90,7 @@ public struct Texts: Equatable, Sendable {
         case .indexOutOfRange(let index, let count):
             return tr("Index %d is out of range: valid indexes are 0 to %d.", index, count - 1)
         case .previewActive(let owner):
-            return tr("A preview is open (held by %s); commit or cancel it first, or wait for it to end.", owner.id)
+            return tr("A preview is open (held by %s); commit or cancel it first, or wait for it to end.", owner.name)
         }
     }
 

@@ -145,7 +145,7 @@ extension DaemonTests {
                 #expect(result.out == "", "\(arguments)")
                 #expect(result.err.hasPrefix("snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "),
                         "\(arguments): \(result.err)")
-                #expect(result.err.contains(other.connection.uniqueName), "the message names the client: \(result.err)")
+                #expect(result.err.contains("(pid \(getpid())))"), "the message names the client's process: \(result.err)")
             }
 
             let show = try fixture.ctl(["show"])

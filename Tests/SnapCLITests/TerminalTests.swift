@@ -91,6 +91,44 @@ extension DaemonTests {
             #expect(status["selectedSize"] as? Int == 60)
         }
 
+        @Test("a preview held by snapsizectl adjust: refusals, status and watch --json name that program and pid")
+        func holderNamed() throws {
+            let fixture = try DaemonFixture()
+            let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--json", "--count", "3"],
+                                         environment: fixture.environment)
+            #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") }, "\(watch.stderr)")
+            let terminal = try adjust(fixture)
+            press(terminal, right, expect: "Preview: 80 points")
+            let holder = "snapsizectl adjust (pid \(terminal.pid))"
+
+            let refused = try fixture.ctl(["inc"])
+            #expect(refused.status == 1)
+            #expect(refused.err.contains("A preview is open (held by \(holder));"), "\(refused.err)")
+            print("refusal: " + refused.err, terminator: "")
+            let status = try fixture.ctl(["status"])
+            #expect(status.out.contains("previewing: yes, held by \(holder)\n"), "\(status.out)")
+            let json = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
+            let changedBy = try #require(json["changedBy"] as? [String: Any], "\(json)")
+            #expect(changedBy["pid"] as? Int == Int(terminal.pid))
+            #expect(changedBy["command"] as? String == "snapsizectl adjust")
+            #expect((changedBy["name"] as? String)?.hasPrefix(":") == true)
+
+            press(terminal, "\r", expect: "Committed: 80 points")
+            // A change by another program: set (its own pid), then watch has seen three changes.
+            #expect(try fixture.ctl(["set", "20"]).out == "20\n")
+            #expect(waitUntil(timeout: 10) { !watch.isRunning }, "\(watch.stdout) \(watch.stderr)")
+            #expect(watch.wait() == 0, "\(watch.stderr)")
+            let lines = watch.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "\(watch.stdout)")
+            let by = try lines.map { line in try parseJSONObject(line)["by"] as? [String: Any] }
+            #expect(by.prefix(2).allSatisfy { $0?["command"] as? String == "snapsizectl adjust" && $0?["pid"] as? Int == Int(terminal.pid) },
+                    "preview and commit by adjust: \(watch.stdout)")
+            #expect(by.last??["command"] as? String == "snapsizectl set", "\(watch.stdout)")
+            #expect(by.last??["pid"] as? Int != Int(terminal.pid))
+            terminal.send("q")
+            _ = terminal.waitForExit()
+        }
+
         @Test("another client's preview: the refusal is reported and adjust goes on")
         func refusal() throws {
             let fixture = try DaemonFixture()
@@ -99,7 +137,8 @@ extension DaemonTests {
             try other.call("Preview", [.double(tick[0])])
             terminal.send(right)
             #expect(terminal.waitForOutput(containing: "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "
-                                           + "A preview is open (held by \(other.connection.uniqueName))"), "\(terminal.output)")
+                                           + "A preview is open (held by "), "\(terminal.output)")
+            #expect(terminal.output.contains("(pid \(getpid())))"), "\(terminal.output)")
             #expect(!terminal.output.contains("Preview: "))
             try other.call("Cancel")
             press(terminal, right, expect: "Preview: 80 points")

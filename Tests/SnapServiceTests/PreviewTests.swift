@@ -43,7 +43,8 @@ struct PreviewTests {
                     _ = try client.call(member, arguments)
                 } catch {
                     #expect(error.name == .previewActive)
-                    #expect(error.message.contains(owner.connection.uniqueName), "message: \(error.message)")
+                    // Named as people know it: the program and its pid (this test process).
+                    #expect(error.message.contains("(held by \(ownCommand) (pid \(getpid())))"), "message: \(error.message)")
                 }
             }
         }
@@ -71,6 +72,7 @@ struct PreviewTests {
         #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 2 })
         #expect(watcher.propertiesChanged.last == [
             "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"), "Previewing": .boolean(false),
+            "ChangedBy": .structure([.string(""), .uint32(0), .string("")]), // no client made this change
         ])
         #expect(watcher.committed.isEmpty)
     }

@@ -20,6 +20,7 @@ struct SignalTests {
         #expect(changed.first == [
             "SelectedIndex": .uint32(3), "SelectedSize": .int32(80),
             "ShownIndex": .uint32(3), "ShownSize": .int32(80), "ValueText": .string("80 points"),
+            "ChangedBy": changedBy(actor),
         ])
         #expect(watcher.committed.first.map { [$0.0 == 3, $0.1 == 80] } == [true, true])
         // PropertiesChanged names the interface it is about.
@@ -42,8 +43,8 @@ struct SignalTests {
         _ = try actor.call("Preview", [.double(322)]) // same bucket: no change
         watcher.settle(0.3)
         #expect(watcher.committed.isEmpty)
-        // Only the preview opening is announced (Previewing); the shown index stayed 4.
-        #expect(watcher.propertiesChanged == [["Previewing": .boolean(true)]])
+        // Only the preview opening is announced (Previewing, and who opened it); the shown index stayed 4.
+        #expect(watcher.propertiesChanged == [["Previewing": .boolean(true), "ChangedBy": changedBy(actor)]])
     }
 
     @Test("a preview announces Shown*, ValueText and Previewing, but no commit")
@@ -56,11 +57,50 @@ struct SignalTests {
         #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
         #expect(watcher.propertiesChanged.first == [
             "ShownIndex": .uint32(1), "ShownSize": .int32(40), "ValueText": .string("40 points"), "Previewing": .boolean(true),
+            "ChangedBy": changedBy(actor),
         ])
         #expect(try actor.property("SelectedSize") == .int32(60))
         #expect(try actor.property("ShownSize") == .int32(40))
         #expect(try actor.call("Commit", [.double(90)]) == [.uint32(1), .int32(40)])
         #expect(watcher.pump { watcher.committed.count == 1 })
+        // The same client again: ChangedBy is not repeated.
         #expect(watcher.propertiesChanged.last == ["SelectedIndex": .uint32(1), "SelectedSize": .int32(40), "Previewing": .boolean(false)])
+        #expect(try watcher.property("ChangedBy") == changedBy(actor))
+    }
+
+    @Test("ChangedBy names each client once per run of its changes, with its pid and command")
+    func changedByClients() throws {
+        let fixture = try DaemonFixture()
+        let watcher = try fixture.client()
+        watcher.listen()
+        #expect(try watcher.property("ChangedBy") == .structure([.string(""), .uint32(0), .string("")]), "no change yet")
+        let first = try fixture.client(), second = try fixture.client()
+        _ = try first.call("Increment")
+        _ = try first.call("Decrement")
+        _ = try second.call("Increment")
+        #expect(watcher.pump { watcher.committed.count == 3 })
+        #expect(watcher.propertiesChanged.map { $0["ChangedBy"] } == [changedBy(first), nil, changedBy(second)])
+        // A client that is not this process: gdbus, named by its command line.
+        let gdbus = try fixture.tool("gdbus", ["call", "--session", "--dest", busName, "--object-path", objectPath.rawValue,
+                                               "--method", "\(interfaceName).SetSize", "20"])
+        #expect(gdbus.status == 0, "\(gdbus.stderr)")
+        #expect(watcher.pump { watcher.committed.count == 4 })
+        let last = watcher.propertiesChanged.last?["ChangedBy"]?.asStructure
+        #expect(last?[2] == .string("gdbus call"), "\(String(describing: last))")
+        #expect(last.map { $0[1] != .uint32(0) && $0[1] != .uint32(UInt32(getpid())) } == true)
     }
 }
+
+/// What the daemon should say about `client`, a connection of this test process: its unique name,
+/// our pid, and our command line as /proc shows it (the program's file name, then its first word
+/// that is not an option).
+func changedBy(_ client: SelectorClient) -> DBusValue {
+    .structure([.string(client.connection.uniqueName), .uint32(UInt32(getpid())), .string(ownCommand)])
+}
+
+let ownCommand: String = {
+    let arguments = CommandLine.arguments
+    var command = URL(fileURLWithPath: arguments[0]).lastPathComponent
+    if arguments.count > 1, !arguments[1].hasPrefix("-") { command += " " + URL(fileURLWithPath: arguments[1]).lastPathComponent }
+    return command
+}()
