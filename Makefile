@@ -143,12 +143,9 @@ programs: deps
 	$(SWIFT) build -c release --disable-local-rpath --product snapsizectl
 	$(SWIFT) build -c release --disable-local-rpath --product snapsize-docs
 	rm -rf $(GENERATED)
-	$(RELEASE)/snapsize-docs $(GENERATED)
+	LC_ALL=C.UTF-8 LANGUAGE= $(RELEASE)/snapsize-docs $(GENERATED)
 	gzip -9n $(GENERATED)/man/man1/*.1
-	for po in $(wildcard po/*.po); do \
-	  lang=$$(basename $$po .po); mkdir -p $(GENERATED)/locale/$$lang/LC_MESSAGES && \
-	  msgfmt --check -o $(GENERATED)/locale/$$lang/LC_MESSAGES/snapsize.mo $$po || exit 1; \
-	done
+	@$(MAKE) --no-print-directory catalogs LOCALEDIR=$(GENERATED)/locale
 
 install: programs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(USERUNITDIR)

@@ -12,11 +12,12 @@ struct StatusCommand: StateReportCommand {
           sizes:       20 40 60 80 100
           committed:   60 (index 2)
           ...
-        While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
-        shownSize, previewing, valueText, label, trackWidth, trackInset, layout) and changedBy, the client
-        whose call made the latest change ({"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, null
-        when no client made it).
+        shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
+        """) + "\n" + tr("""
+        While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
+        In --json, changedBy is the client whose call made the latest change:
+          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, or null when no client made it.
         """)
     let json: Bool
     let daemon: DaemonOptions

@@ -17,11 +17,12 @@ struct WatchCommand: Command {
         'commit' means the committed size changed (a release, a step, a set, from any client); 'cancel' means a
         preview ended and the committed size stayed (a cancel, a release at the committed size, a client
         that left, a timeout). With --json one object per line:
-          {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60,
-           "by":{"name":":1.24","pid":4242,"command":"snapsizectl adjust"}}
-        where 'by' is the client whose call made the change, as far as the bus can tell (null for a timeout,
-        a client that left, or a change through the accessibility bus).
+          {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
         A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
+        """) + "\n" + tr("""
+        In --json, "by" is the client whose call made the change, as far as the bus can tell:
+          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, or null for a timeout, a client that
+        left, or a change through the accessibility bus.
         """)
     static let arguments: [ArgumentSpec] = [
         .option("count", value: "n", help: tr("Stop after n changes.")),
