@@ -24,7 +24,7 @@ struct OrcaTests {
         /// what was spoken after what.
         @discardableResult
         func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-            speech.note(member + (arguments.isEmpty ? "" : " \(arguments)"))
+            speech.note(([member] + arguments.map { $0.asUInt32.map(String.init) ?? "\($0)" }).joined(separator: " "))
             return try fixture.client.selector(member, arguments)
         }
         defer {
