@@ -1,8 +1,9 @@
 /*
- * SnapCore's `index(at:)` for the ordinal layout written in C, for `make bench`'s SnapCore row: the
- * same mapping (finite check, clamp to the usable track, multiply before dividing, round half away
- * from zero, clamp to the indexes), the same 1024 pointer positions, the same 20,000,000 calls, the
- * best of 7 rounds, timed the same way as Sources/snapcore-bench. It prints a line in the same
+ * SnapCore's `index(at:)` written in C, for `make bench`'s SnapCore row: the same mapping (finite
+ * check, clamp to the usable track, multiply before dividing unless that overflows, round half away
+ * from zero, clamp to the indexes; the layout chosen at run time, the numeric one by binary search as
+ * SizeSet does), the same 1024 pointer positions over the ordinal layout, the same 20,000,000 calls,
+ * the best of 7 rounds, timed the same way as Sources/snapcore-bench. It prints a line in the same
  * format, with a checksum that must equal the Swift one: the same answers, or the ratio means nothing.
  *
  * Compiled -O2 (make bench-programs). Usage: snapcore-bench-c
@@ -11,25 +12,49 @@
 #include <stdio.h>
 #include <time.h>
 
+enum layout { ORDINAL, NUMERIC };
+
 struct snapper {
-    int count;
+    const long *sizes;
+    long count;
     double width, inset;
+    enum layout layout;
 };
+
+/* SizeSet.nearestIndex: the first size >= value, then it or its lower neighbour (ties to the larger). */
+static inline long nearest_index(const struct snapper *s, double value) {
+    long low = 0, high = s->count;
+    while (low < high) {
+        long middle = (low + high) / 2;
+        if ((double)s->sizes[middle] < value) low = middle + 1; else high = middle;
+    }
+    if (low == 0) return 0;
+    if (low == s->count) return s->count - 1;
+    double below = value - (double)s->sizes[low - 1], above = (double)s->sizes[low] - value;
+    return below < above ? low - 1 : low;
+}
+
+static inline double scale(double value, double factor, double divisor) {
+    double product = value * factor;
+    return isfinite(product) ? product / divisor : value / divisor * factor;
+}
 
 /* -1 for a position that is not a finite number (Swift throws SnapError.nonFinite). */
 static inline long index_at(const struct snapper *s, double x) {
     if (!isfinite(x)) return -1;
-    int intervals = s->count - 1;
+    long intervals = s->count - 1;
     if (intervals == 0) return 0;
     double usable = s->width - 2 * s->inset;
     double offset = x - s->inset;
     offset = offset > 0 ? offset : 0;
     offset = offset < usable ? offset : usable;
-    double product = offset * intervals;
-    double scaled = isfinite(product) ? product / usable : offset / usable * intervals;
-    double position = round(scaled);
+    if (s->layout == NUMERIC) {
+        double first = (double)s->sizes[0], last = (double)s->sizes[intervals];
+        return nearest_index(s, first + scale(offset, last - first, usable));
+    }
+    double position = round(scale(offset, (double)intervals, usable));
     position = position > 0 ? position : 0;
-    position = position < intervals ? position : intervals;
+    position = position < intervals ? position : (double)intervals;
     return (long)position;
 }
 
@@ -42,9 +67,10 @@ static double now(void) {
 int main(void) {
     static double xs[1024];
     for (int i = 0; i < 1024; i++) xs[i] = (double)i * 0.37 - 20;
-    /* volatile: the snapper comes from outside the loop, as Swift's global Snapper() does. */
-    static volatile struct snapper configured = {5, 336, 12};
-    struct snapper ordinal = configured;
+    /* From outside the loop, as Swift's global Snapper() is (volatile: not folded into constants). */
+    static const long standard[] = {20, 40, 60, 80, 100};
+    static volatile enum layout configured = ORDINAL;
+    struct snapper ordinal = {standard, 5, 336, 12, configured};
     const long iterations = 20000000;
     double best = INFINITY;
     long checksum = 0;

@@ -30,6 +30,10 @@ public final class Connection {
     var templates = MessageTemplates()
     /// Signals held back while the bus is not reading (see `emitLatest`).
     var held = HeldSignals()
+    /// While the event loop dispatches a group (`EventLoop.groupCommit`), replies and signals wait
+    /// here until the group's changes are durable. The array is kept from group to group.
+    var isHoldingGroup = false
+    var groupHeld: [Message] = []
 
     /// Opens a private connection to the bus at `address` and registers with it (`Hello`), blocking
     /// until the bus answers. The corresponding C functions are `dbus_connection_open_private` and
@@ -155,9 +159,31 @@ public final class Connection {
         return true
     }
 
-    /// Sends `message` without waiting; false only when libdbus could not queue it (out of memory).
+    /// Sends `message` without waiting (or holds it while a group is being dispatched).
     func send(_ message: Message) {
+        if isHoldingGroup {
+            groupHeld.append(message)
+            return
+        }
         checkMemory(dbus_connection_send(raw, message.raw, nil), "dbus_connection_send")
+    }
+
+    /// Ends holding: sends what was held, in order. When the group was `undone`, nothing it
+    /// announced happened: held signals are dropped and every held method return becomes `undone`.
+    func releaseGroup(undone: MethodError?) {
+        isHoldingGroup = false
+        guard !groupHeld.isEmpty else { return }
+        for message in groupHeld {
+            if let undone {
+                if message.isSignal { continue }
+                if message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN {
+                    send(message.errorInsteadOfReturn(undone))
+                    continue
+                }
+            }
+            send(message)
+        }
+        groupHeld.removeAll(keepingCapacity: true)
     }
 
     /// Reports the drop once. Called from the filter (Local.Disconnected) and by the event loop

@@ -3,6 +3,17 @@ internal import CDBus
 @preconcurrency import Glibc
 #endif
 
+/// The two ends of a group of dispatched messages; see `EventLoop.groupCommit`.
+public struct GroupCommit {
+    public var begin: () -> Void
+    public var end: () -> MethodError?
+
+    public init(begin: @escaping () -> Void, end: @escaping () -> MethodError?) {
+        self.begin = begin
+        self.end = end
+    }
+}
+
 /// Identifies a one-shot timer for `EventLoop.cancel(_:)`.
 public struct TimerID: Hashable, Sendable {
     let id: UInt64
@@ -43,6 +54,14 @@ public final class EventLoop {
     /// Reused by `iterate` from round to round.
     private var pollWatches: [WatchEntry] = []
     private var pollFDs: [pollfd] = []
+
+    /// Group commit. When set, every message already queued on the loop's connections is
+    /// dispatched in order with the replies and signals it causes held back; then `end` runs once
+    /// (e.g. one durable write for all of the group's changes) and the held messages go out. If
+    /// `end` returns an error, the group's changes were undone: held signals are dropped and every
+    /// held method return is sent as that error instead. So nothing is answered before it is durable,
+    /// and a burst of calls costs one write. Messages sent outside dispatching (timers, signals) are not held.
+    public var groupCommit: GroupCommit?
 
     public init(clock: LoopClock = .monotonic) {
         switch clock {
@@ -277,8 +296,18 @@ public final class EventLoop {
     /// Dispatches every connection until nothing remains, then drops those whose bus went away
     /// (after their `onDisconnect` ran), so a dead socket is never polled again.
     private func dispatchAndReap() {
+        if let group = groupCommit {
+            // Every queued message is dispatched with its replies and signals held, the group's
+            // changes are made durable once, and only then does anything go out.
+            for binding in bindings { binding.connection.isHoldingGroup = true }
+            group.begin()
+            for binding in bindings { binding.dispatchAll() }
+            let undone = group.end()
+            for binding in bindings { binding.connection.releaseGroup(undone: undone) }
+        } else {
+            for binding in bindings { binding.dispatchAll() }
+        }
         for binding in bindings {
-            binding.dispatchAll()
             binding.connection.releaseHeldSignals()  // once a bus that stopped reading has caught up
         }
         for binding in bindings where dbus_connection_get_is_connected(binding.connection.raw) == 0 {

@@ -70,6 +70,20 @@ final class Message {
         return Message(adopting: reply)
     }
 
+    /// An error answering the same call as this method return (same reply serial and destination).
+    func errorInsteadOfReturn(_ error: MethodError) -> Message {
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else { outOfMemory("dbus_message_new") }
+        let message = Message(adopting: reply)
+        dbus_message_set_no_reply(reply, 1)
+        checkMemory(dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
+        checkMemory(dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)), "dbus_message_set_reply_serial")
+        if let destination = dbus_message_get_destination(raw) {
+            checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
+        }
+        try? message.append([.string(error.message)])
+        return message
+    }
+
     var type: Int32 { dbus_message_get_type(raw) }
     var isMethodCall: Bool { type == DBUS_MESSAGE_TYPE_METHOD_CALL }
     var isSignal: Bool { type == DBUS_MESSAGE_TYPE_SIGNAL }

@@ -67,8 +67,14 @@ struct MessageTemplates {
             }
         }
 
+        /// FNV-1a over the bytes, fed to the Hasher as one word: cheaper per byte than SipHash, and
+        /// the keys are the daemon's own messages, a few dozen at most, so flooding is no concern.
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            bytes.withUnsafeBufferPointer { buffer in
+                for byte in buffer { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            }
+            hasher.combine(hash)
         }
 
         private mutating func append(_ body: [DBusValue]) {

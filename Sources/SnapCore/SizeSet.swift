@@ -15,9 +15,9 @@ public struct SizeSet: Equatable, Sendable {
     /// The default set: 20, 40, 60, 80 and 100 points.
     public static let standard = try! SizeSet([20, 40, 60, 80, 100]) // literal known to be valid
 
-    public var count: Int { sizes.count }
+    @inlinable public var count: Int { sizes.count }
     public var lastIndex: Int { sizes.count - 1 }
-    public subscript(index: Int) -> Int { sizes[index] }
+    @inlinable public subscript(index: Int) -> Int { sizes[index] }
     public func contains(index: Int) -> Bool { index >= 0 && index < sizes.count }
 
     /// `index` moved into the valid range (steps stop at the ends); `clamped` says whether it had to move.
@@ -41,6 +41,7 @@ public struct SizeSet: Equatable, Sendable {
 
     /// Binary search for the first size >= value, then pick between it and its lower neighbour.
     @inline(__always)
+    @usableFromInline
     func nearestIndex(finite value: Double) -> Int {
         var low = 0, high = sizes.count
         while low < high {

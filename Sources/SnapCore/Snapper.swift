@@ -15,7 +15,9 @@ public struct Snapper: Equatable, Sendable {
     /// Ordinal: the clamped fraction times the number of intervals, rounded to nearest with ties
     /// away from zero. Numeric: the allowed size nearest to the value at `x`, ties to the larger.
     /// Positions beyond either end select that end; they are never discarded.
-    @inline(__always)
+    /// Inlinable: the daemon and the CLI call it from other modules, and a call there cost more
+    /// than the mapping itself.
+    @inlinable @inline(__always)
     public func index(at x: Double) throws(SnapError) -> Int {
         guard x.isFinite else { throw .nonFinite(what: .pointerPosition) }
         let intervals = sizes.count - 1
@@ -60,7 +62,7 @@ public struct Snapper: Equatable, Sendable {
 
 /// `value * factor / divisor`, multiplying first so exact midpoints stay exact, but dividing first
 /// when the product would overflow (tracks near Double.greatestFiniteMagnitude), so it stays finite.
-@inline(__always)
+@inlinable @inline(__always)
 func scale(_ value: Double, by factor: Double, over divisor: Double) -> Double {
     let product = value * factor
     return product.isFinite ? product / divisor : value / divisor * factor

@@ -26,7 +26,7 @@ public struct Track: Equatable, Sendable {
     public var usable: Double { width - 2 * inset }
 
     /// How far x lies along the usable length, clamped to 0...usable.
-    @inline(__always)
+    @inlinable @inline(__always)
     func offset(at x: Double) -> Double {
         min(max(x - inset, 0), usable)
     }

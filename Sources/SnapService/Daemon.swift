@@ -119,6 +119,8 @@ public enum Daemon {
             return .unavailable
         }
         loop.add(session)
+        // Calls already queued together are applied in order and saved once, then answered.
+        loop.groupCommit = GroupCommit(begin: { model.beginGroup() }, end: { model.endGroup()?.dbusError })
         // The adapters, wired here and nowhere else. The accessible slider shares this loop and this
         // model; an accessibility bus that is missing or lost never ends the daemon.
         let accessibility = settings.accessibility

@@ -22,6 +22,11 @@ public final class SelectionModel {
     /// The value text of every allowed size, composed once: `ValueTexts`, and `ValueText` is one of them.
     public let valueTexts: [String]
     private let store: StateStore?
+    /// Group commit (`beginGroup`/`endGroup`): while a group is open, commits are not saved one by
+    /// one; `lastSaved` is the selection on disk and `unsavedSize` the size to save at the end.
+    private var grouping = false
+    private var lastSaved: Selection?
+    private var unsavedSize: Int?
     private var observers: [(SelectionChange) -> Void] = []
     private var limitObservers: [(_ largest: Bool, _ moved: Bool) -> Void] = []
     private var previewMoveObservers: [(PreviewOwner) -> Void] = []
@@ -74,14 +79,44 @@ public final class SelectionModel {
             throw .refused(error)
         }
         let changed = change(result)
-        if changed.committed != nil, let store, let problem = store.save(size: next.committedSize) {
-            throw .saveFailed(problem)
+        if changed.committed != nil, let store {
+            if grouping {
+                if lastSaved == nil { lastSaved = selection }
+                unsavedSize = next.committedSize
+            } else if let problem = store.save(size: next.committedSize) {
+                throw .saveFailed(problem)
+            }
         }
         selection = next
         if !changed.isEmpty {
             for observer in observers { observer(changed) }
         }
         return result
+    }
+
+    /// Opens a group: until `endGroup`, commits change the selection and notify at once but are
+    /// saved together at the end. The caller holds back every reply and announcement meanwhile
+    /// (DBusKit's `EventLoop.groupCommit`), so none is seen before the group is durable.
+    public func beginGroup() {
+        grouping = true
+    }
+
+    /// Closes the group: saves its last committed size, once. If that fails, the selection goes
+    /// back to the one saved before the group (observers are told) and the problem is returned.
+    public func endGroup() -> ModelError? {
+        grouping = false
+        guard let size = unsavedSize, let saved = lastSaved, let store else { return nil }
+        unsavedSize = nil
+        lastSaved = nil
+        guard let problem = store.save(size: size) else { return nil }
+        let undone = SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
+                                     shown: saved.shown != selection.shown ? saved.shown : nil,
+                                     previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil)
+        selection = saved
+        if !undone.isEmpty {
+            for observer in observers { observer(undone) }
+        }
+        return .saveFailed(problem)
     }
 
     /// A preview by `owner` at `x`: `Selection.preview`, then the preview-move observers.

@@ -4,26 +4,32 @@ import SystemCalls
 
 /// Keeps the committed size on disk so that an acknowledged commit survives `kill -9`.
 ///
-/// The file holds one line, `size=60`. It is replaced atomically: a temporary file in the same
-/// folder is written, fsynced and renamed over the old one, and the folder is fsynced, so a reader
-/// (or a restart after a crash) sees the old file or the new one, never a half-written one.
-public struct StateStore: Sendable {
+/// The file holds two slots (`StateSlots`), each in its own block. A commit writes the older slot
+/// and flushes it with `fdatasync` before the reply: one write, where replacing a file takes a
+/// temporary file, fsync, rename and an fsync of the folder. At start the valid slot with the higher sequence number is the saved size; a slot
+/// torn by a crash mid-write fails its checksum and the other one, the last acknowledged size, is
+/// used. A file whose slots are both bad is kept aside, as is any other file that is not ours.
+///
+/// The file is created whole (temporary file, fsync, rename, fsync of the folder: once), with mode
+/// 0600, and is never reached through a symbolic link. A state file in the old one-line format
+/// (`size=60`) is read once and rewritten in the new one.
+public final class StateStore {
     public let path: String
-    /// The folder and the temporary file, worked out once: `save` runs on every commit.
     private let folder: String
     private let temporary: String
-    /// The same paths as C strings, made once: a String passed to open() or rename() is copied
-    /// into a new array on every call, and a commit makes several.
-    private let pathC, folderC, temporaryC: ContiguousArray<CChar>
+    /// The open state file once it is known to be ours (after `load` or the first save), else -1.
+    private var fd: Int32 = -1
+    /// The slot holding the newest valid record, and its sequence number.
+    private var newest: Int?
+    private var sequence: UInt64 = 0
 
     public init(path: String) {
         self.path = path
         folder = StateStore.folder(of: path)
         temporary = "\(path).tmp-\(getpid())"
-        pathC = path.utf8CString
-        folderC = folder.utf8CString
-        temporaryC = temporary.utf8CString
     }
+
+    deinit { if fd >= 0 { _ = POSIX.close(fd) } }
 
     /// What `load` found.
     public enum Loaded: Equatable, Sendable {
@@ -35,24 +41,69 @@ public struct StateStore: Sendable {
         case unusable(reason: String, movedTo: String?)
     }
 
-    /// The largest file we are willing to read; a state file is a dozen bytes.
-    static let maximumBytes = 4096
-
     public func load() -> Loaded {
-        switch TextFile.read(path, maximumBytes: StateStore.maximumBytes, followLinks: false) {
-        case .missing:
-            return .missing
-        case .unusable(let reason):
-            return moveAside(reason)
-        case .text(let text):
-            guard let size = StateStore.parse(text) else {
-                return moveAside("it does not hold a line 'size=<whole number>'")
-            }
-            return .size(size)
+        var info = stat()
+        if POSIX.status(path, &info, followLinks: false) != 0 {
+            return errno == ENOENT ? .missing : moveAside("cannot inspect it: \(describeErrno())")
         }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFLNK: return moveAside("it is a symbolic link, which is never followed")
+        case S_IFDIR: return moveAside("it is a directory, not a file")
+        default: return moveAside("it is not a regular file")
+        }
+        if info.st_size > StateSlots.fileSize {
+            return moveAside("it is \(info.st_size) bytes, more than the \(StateSlots.fileSize) a state file holds")
+        }
+        let opened = POSIX.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard opened >= 0 else { return moveAside("it cannot be opened: \(describeErrno())") }
+        guard let bytes = StateStore.readAll(opened, limit: StateSlots.fileSize) else {
+            let problem = "it cannot be read: \(describeErrno())"
+            _ = POSIX.close(opened)
+            return moveAside(problem)
+        }
+        if StateSlots.hasMagic(bytes) {
+            let slots = StateSlots.slots(in: bytes)
+            guard let best = slots.indices.filter({ slots[$0] != nil }).max(by: { slots[$0]!.sequence < slots[$1]!.sequence })
+            else {
+                _ = POSIX.close(opened)
+                return moveAside("neither of its two slots holds a valid record")
+            }
+            // Ours: kept open for the commits to come, 0600 even if something changed the mode.
+            if info.st_mode & 0o777 != 0o600 { _ = POSIX.fchmod(opened, 0o600) }
+            fd = opened
+            newest = best
+            sequence = slots[best]!.sequence
+            return .size(slots[best]!.size)
+        }
+        _ = POSIX.close(opened)
+        // The old format: one line `size=N`, read once and rewritten as slots.
+        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
+            return moveAside("it is not text (it holds bytes that are not UTF-8)")
+        }
+        guard let size = StateStore.parse(text) else {
+            return moveAside("it does not hold a line 'size=<whole number>'")
+        }
+        if let problem = create(size: size) {
+            log("could not rewrite the state file \(path) in the two-slot format: \(problem)")
+        }
+        return .size(size)
     }
 
-    /// The one format reader: `size=<integer>` and nothing else but blank lines.
+    /// The size the state file at `path` holds, read without changing anything; nil when there is
+    /// none, or nothing usable (for tests and diagnostics: `load` is what the daemon uses).
+    public static func peek(_ path: String) -> Int? {
+        let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { _ = POSIX.close(fd) }
+        guard let bytes = readAll(fd, limit: StateSlots.fileSize) else { return nil }
+        if StateSlots.hasMagic(bytes) {
+            return StateSlots.slots(in: bytes).compactMap { $0 }.max { $0.sequence < $1.sequence }?.size
+        }
+        return String(validating: bytes, as: UTF8.self).flatMap(parse)
+    }
+
+    /// The old format's reader: `size=<integer>` and nothing else but blank lines.
     static func parse(_ text: String) -> Int? {
         var size: Int?
         for line in text.split(separator: "\n") {
@@ -66,57 +117,84 @@ public struct StateStore: Sendable {
 
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
-        // The usual case costs one open: the folder is only checked (and made) when that fails,
-        // and the mode only set when the file is not brand new: fewer system calls per commit.
-        var (fd, fresh) = openTemporary()
-        if fd < 0 {
-            if let problem = StateStore.makeFolders(folder) { return problem }
-            (fd, fresh) = openTemporary()
+        guard fd >= 0, let newest else { return create(size: size) }
+        let target = 1 - newest
+        let record = StateSlots.encode(StateSlots.Slot(sequence: sequence + 1, size: size))
+        let offset = off_t(target * StateSlots.blockSize)
+        let written = record.withUnsafeBytes { POSIX.pwrite(fd, $0.baseAddress, $0.count, offset) }
+        var problem: String?
+        if written != record.count {
+            problem = "cannot write \(path): \(written < 0 ? describeErrno() : "short write")"
+        } else if POSIX.fdatasync(fd) != 0 {
+            problem = "cannot flush \(path) to disk: \(describeErrno())"
         }
-        guard fd >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
-        if let code = POSIX.writeAll(fd, "size=\(size)\n") {
-            return discardTemporary(fd, "cannot write \(temporary): \(describeErrno(code))")
+        if let problem {
+            // The refused size may be in the slot (in memory, or half on disk): blank the slot, so
+            // that a restart finds the size that was saved, as the refusal said. Best effort.
+            let blank = [UInt8](repeating: 0, count: StateSlots.recordSize)
+            _ = blank.withUnsafeBytes { POSIX.pwrite(fd, $0.baseAddress, $0.count, offset) }
+            _ = POSIX.fdatasync(fd)
+            return problem
         }
-        // Mode 0600 even when an older temporary file with other bits was reused, or the umask
-        // took owner bits away from a new one.
-        if !fresh || StateStore.umaskTakesOwnerBits { _ = POSIX.fchmod(fd, 0o600) }
-        if POSIX.fsync(fd) != 0 {
-            return discardTemporary(fd, "cannot flush \(temporary) to disk: \(describeErrno())")
-        }
-        _ = POSIX.close(fd)
-        if C.with(temporaryC, { from in C.with(pathC) { to in POSIX.rename(from, to) } }) != 0 {
-            return discardTemporary(-1, "cannot rename \(temporary) to \(path): \(describeErrno())")
-        }
-        // The rename itself is durable only once the folder is flushed.
-        let folderFD = C.with(folderC) { POSIX.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if folderFD >= 0 { _ = POSIX.fsync(folderFD); _ = POSIX.close(folderFD) }
+        self.newest = target
+        sequence += 1
         return nil
-    }
-
-    /// After a failed step: closes `fd` (unless -1), removes the temporary file, returns `problem`.
-    private func discardTemporary(_ fd: Int32, _ problem: String) -> String {
-        if fd >= 0 { _ = POSIX.close(fd) }
-        _ = C.with(temporaryC) { POSIX.unlink($0) }
-        return problem
     }
 
     // MARK: Helpers
 
-    /// Opens the temporary file for writing; `fresh` when this call created it (mode 0600 minus the umask).
-    private func openTemporary() -> (fd: Int32, fresh: Bool) {
-        let created = C.with(temporaryC) { POSIX.open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        if created >= 0 || errno != EEXIST { return (created, true) }
-        return (C.with(temporaryC) { POSIX.open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600) }, false)
+    /// Makes a new state file holding `size` in slot 0 (slot 1 empty), whole or not at all:
+    /// a temporary file, written, flushed, renamed over `path`, and the folder flushed.
+    private func create(size: Int) -> String? {
+        if fd >= 0 { _ = POSIX.close(fd); fd = -1 }
+        var made = POSIX.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if made < 0 {
+            if let problem = StateStore.makeFolders(folder) { return problem }
+            made = POSIX.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        guard made >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
+        var bytes = [UInt8](repeating: 0, count: StateSlots.fileSize)
+        let record = StateSlots.encode(StateSlots.Slot(sequence: sequence + 1, size: size))
+        bytes.replaceSubrange(0..<record.count, with: record)
+        var problem: String?
+        if let code = bytes.withUnsafeBytes({ POSIX.writeAll(made, $0) }) {
+            problem = "cannot write \(temporary): \(describeErrno(code))"
+        }
+        // Mode 0600 even when an older temporary file was reused or the umask took owner bits away.
+        if problem == nil, POSIX.fchmod(made, 0o600) != 0 { problem = "cannot set the mode of \(temporary): \(describeErrno())" }
+        if problem == nil, POSIX.fsync(made) != 0 { problem = "cannot flush \(temporary) to disk: \(describeErrno())" }
+        if problem == nil, POSIX.rename(temporary, path) != 0 {
+            problem = "cannot rename \(temporary) to \(path): \(describeErrno())"
+        }
+        if let problem {
+            _ = POSIX.close(made)
+            _ = POSIX.unlink(temporary)
+            return problem
+        }
+        // The rename itself is durable only once the folder is flushed.
+        let folderFD = POSIX.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 { _ = POSIX.fsync(folderFD); _ = POSIX.close(folderFD) }
+        fd = made
+        newest = 0
+        sequence += 1
+        return nil
     }
 
-    /// Whether the process umask removes read or write for the owner (so a new file is not 0600).
-    /// Read once, from /proc, so the umask is never changed, not even for a moment.
-    static let umaskTakesOwnerBits: Bool = {
-        guard case .text(let status) = TextFile.read("/proc/self/status", maximumBytes: 64 * 1024, followLinks: true),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let mask = Int(line.dropFirst(6).filter { !$0.isWhitespace }, radix: 8) else { return true }
-        return mask & 0o600 != 0
-    }()
+    /// Up to `limit` bytes from the start of `fd`; nil when reading fails.
+    private static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let count = buffer[total...].withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return Array(buffer[..<total])
+    }
 
     /// Keeps a bad file for a person to look at (never deletes it, never overwrites an earlier one)
     /// and says where it went: `state.bad-<seconds>`, or `state.bad-<seconds>-2`, `-3`... when two
@@ -172,11 +250,4 @@ public func defaultConfigPath(environment: [String: String]) -> String? {
     if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/snapsize/config" }
     guard let home = environment["HOME"], !home.isEmpty else { return nil }
     return home + "/.config/snapsize/config"
-}
-
-/// Runs `body` with a C string made by `String.utf8CString` (never empty: it ends in NUL).
-private enum C {
-    static func with<R>(_ string: ContiguousArray<CChar>, _ body: (UnsafePointer<CChar>) -> R) -> R {
-        string.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
 }

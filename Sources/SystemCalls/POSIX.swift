@@ -29,6 +29,18 @@ public enum POSIX {
         return Glibc.fsync(fd)
     }
 
+    /// Writes at `offset` without moving the file position (one slot of the state file).
+    public static func pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+        if let failure = intercept(.pwrite) { return Int(failure) }
+        return Glibc.pwrite(fd, buffer, limitWrite(count), offset)
+    }
+
+    /// fsync without the metadata a later read does not need (a file whose size does not change).
+    public static func fdatasync(_ fd: Int32) -> Int32 {
+        if let failure = intercept(.fdatasync) { return failure }
+        return Glibc.fdatasync(fd)
+    }
+
     public static func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 {
         if let failure = intercept(.fchmod) { return failure }
         return Glibc.fchmod(fd, mode)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 import TestSupport
+import SnapService
 
 /// A stuck accessibility bus (its dbus-daemon stopped with SIGSTOP, the real registry on it) must
 /// never stop the session side, the daemon's memory, or its exit (issue 13).
@@ -50,7 +51,7 @@ struct StuckBusTests {
         let elapsed = Date().timeIntervalSince(signalled)
         #expect(exited, "still running 5 s after SIGTERM")
         #expect(desktop.daemon.forceKill() == 0)
-        #expect(try String(contentsOfFile: desktop.stateFile, encoding: .utf8) == "size=\(committed.last?.asInt32 ?? -1)\n")
+        #expect(StateStore.peek(desktop.stateFile) == committed.last?.asInt32.map(Int.init))
         print("stuck accessibility bus: exited \(Int(elapsed * 1000)) ms after SIGTERM, following \(changes) changes")
     }
 

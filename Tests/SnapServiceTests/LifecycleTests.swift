@@ -12,7 +12,7 @@ struct LifecycleTests {
         let client = try fixture.client()
         _ = try client.call("SetSize", [.int32(100)])
         // Saved before the reply: the file already says so now.
-        #expect(try String(contentsOfFile: fixture.stateFile, encoding: .utf8) == "size=100\n")
+        #expect(savedSize(fixture.stateFile) == 100)
         let mode = try FileManager.default.attributesOfItem(atPath: fixture.stateFile)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         _ = fixture.daemon.map { kill($0.pid, SIGKILL) }
@@ -30,6 +30,8 @@ struct LifecycleTests {
         try fixture.start(["--sizes", "10,50,70"])
         #expect(try fixture.client().property("SelectedSize") == .int32(50))
         #expect(fixture.daemon?.stderr.contains("57") == true)
+        // Read once in the old one-line format, and rewritten as slots.
+        #expect(savedSize(fixture.stateFile) == 57)
     }
 
     @Test("a corrupt state file is reported, kept aside, and the initial size used", arguments: [
@@ -51,7 +53,7 @@ struct LifecycleTests {
         }
         // And it saves again normally afterwards.
         _ = try fixture.client().call("Decrement")
-        #expect(try String(contentsOfFile: fixture.stateFile, encoding: .utf8) == "size=60\n")
+        #expect(savedSize(fixture.stateFile) == 60)
     }
 
     @Test("--no-state neither reads nor writes a state file")

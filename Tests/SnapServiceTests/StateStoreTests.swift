@@ -12,62 +12,83 @@ import Glibc
 /// SystemCalls seam (debug builds), on a real file in a temporary folder.
 @Suite("StateStore failures in process")
 struct StateStoreTests {
-    /// A folder holding a state file that says `size=60`.
+    /// A folder holding a state file that says 60 (unless `empty`).
     final class Folder {
         let path = try! makeTemporaryDirectory()
         var state: String { path + "/state" }
         let store: StateStore
 
-        init() throws {
+        init(empty: Bool = false) throws {
             store = StateStore(path: path + "/state")
-            #expect(store.save(size: 60) == nil)
+            if !empty { #expect(store.save(size: 60) == nil) }
         }
 
         deinit { try? FileManager.default.removeItem(atPath: path) }
 
-        var saved: String? { try? String(contentsOfFile: state, encoding: .utf8) }
+        var saved: Int? { savedSize(state) }
         var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
     }
 
-    @Test("a save is: write the temporary file, flush it, rename it over, flush the folder")
+    @Test("the first save makes the file whole (temporary file, flush, rename, flush the folder); later ones write one slot")
     func order() throws {
-        let folder = try Folder()
+        let folder = try Folder(empty: true)
         let mock = MockedCalls()
-        #expect(withMockedCalls(mock) { folder.store.save(size: 80) } == nil)
-        // (fchmod only when the umask takes owner bits, so it is left out of the comparison.)
-        #expect(mock.trace.filter { $0 != .fchmod } == [.open, .write, .fsync, .close, .rename, .open, .fsync, .close])
-        #expect(folder.saved == "size=80\n")
+        #expect(withMockedCalls(mock) { folder.store.save(size: 60) } == nil)
+        #expect(mock.trace == [.open, .write, .fchmod, .fsync, .rename, .open, .fsync, .close])
+        let commit = MockedCalls()
+        #expect(withMockedCalls(commit) { folder.store.save(size: 80) } == nil)
+        #expect(commit.trace == [.pwrite, .fdatasync])
+        #expect(folder.saved == 80)
         #expect(folder.files == ["state"])
     }
 
-    @Test("short writes and EINTR are written through")
+    @Test("short writes and EINTR are written through when the file is made; a short slot write is an error")
     func shortWrites() throws {
-        let folder = try Folder()
+        let folder = try Folder(empty: true)
         let mock = MockedCalls()
-        mock.limitWrites(to: 1)
+        mock.limitWrites(to: 1000)
         mock.fail(.write, with: EINTR, after: 2, times: 1)
         #expect(withMockedCalls(mock) { folder.store.save(size: 100) } == nil)
-        #expect(mock.trace.filter { $0 == .write }.count == "size=100\n".utf8.count + 1)
-        #expect(folder.saved == "size=100\n")
+        #expect(mock.trace.filter { $0 == .write }.count == StateSlots.fileSize / 1000 + 2)
+        #expect(folder.saved == 100)
+        let short = MockedCalls()
+        short.limitWrites(to: 8)
+        #expect(withMockedCalls(short) { folder.store.save(size: 20) }?.contains("short write") == true)
+        #expect(folder.saved == 100, "the slot holding the saved size was not touched")
     }
 
-    @Test("a full disk (ENOSPC), a refused folder (EACCES), EIO on fsync, a failed rename: the old file stays, nothing is left behind",
+    @Test("a full disk (ENOSPC), EIO on fdatasync: the saved size stays, nothing is left behind, the next save works",
+          arguments: [(SystemCall.pwrite, ENOSPC, "cannot write"), (.fdatasync, EIO, "cannot flush")])
+    func commitFailures(call: SystemCall, code: Int32, words: String) throws {
+        let folder = try Folder()
+        #expect(folder.store.save(size: 80) == nil)
+        let mock = MockedCalls()
+        mock.fail(call, with: code)
+        let problem = withMockedCalls(mock) { folder.store.save(size: 20) }
+        let expected = String(cString: strerror(code))
+        #expect(problem?.contains(words) == true && problem?.contains(expected) == true, "\(String(describing: problem))")
+        #expect(StateStore(path: folder.state).load() == .size(80), "the last saved size survives")
+        #expect(folder.files == ["state"])
+        #expect(folder.store.save(size: 40) == nil)
+        #expect(StateStore(path: folder.state).load() == .size(40))
+    }
+
+    @Test("making the file: a full disk (ENOSPC), a refused folder (EACCES), EIO on fsync, a failed rename leave nothing behind",
           arguments: [
               (SystemCall.write, ENOSPC, "cannot write"),
               (.open, EACCES, "cannot create"),
               (.fsync, EIO, "cannot flush"),
               (.rename, EXDEV, "cannot rename"),
           ])
-    func failures(call: SystemCall, code: Int32, words: String) throws {
-        let folder = try Folder()
+    func creationFailures(call: SystemCall, code: Int32, words: String) throws {
+        let folder = try Folder(empty: true)
         let mock = MockedCalls()
         mock.fail(call, with: code)
         let problem = withMockedCalls(mock) { folder.store.save(size: 20) }
         let expected = String(cString: strerror(code))
         #expect(problem?.contains(words) == true && problem?.contains(expected) == true, "\(String(describing: problem))")
-        #expect(folder.saved == "size=60\n", "the old state survives")
-        #expect(folder.files == ["state"], "no temporary file left: \(folder.files)")
-        #expect(StateStore(path: folder.state).load() == .size(60))
+        #expect(folder.files == [], "no temporary file left: \(folder.files)")
+        #expect(StateStore(path: folder.state).load() == .missing)
     }
 
     @Test("a save that fails refuses the change: the model keeps its size and tells nobody")
@@ -77,7 +98,7 @@ struct StateStoreTests {
         var notified: [SelectionChange] = []
         model.observe { notified.append($0) }
         let mock = MockedCalls()
-        mock.fail(.fsync, with: EIO)
+        mock.fail(.fdatasync, with: EIO)
         let result = withMockedCalls(mock) {
             Result { () throws(ModelError) in try model.perform { selection throws(SnapError) in try selection.set(index: 4) } }
         }
@@ -87,9 +108,9 @@ struct StateStoreTests {
         }
         #expect(problem.contains(String(cString: strerror(EIO))))
         #expect(model.committedSize == 60 && notified.isEmpty)
-        #expect(folder.saved == "size=60\n")
+        #expect(folder.saved == 60)
         // The disk is back: the same request goes through.
         try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
-        #expect(folder.saved == "size=100\n" && notified.count == 1)
+        #expect(folder.saved == 100 && notified.count == 1)
     }
 }

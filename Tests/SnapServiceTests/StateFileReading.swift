@@ -1,0 +1,20 @@
+import Foundation
+@testable import SnapService
+
+/// What a state file on disk says, read with the daemon's own decoder: the size in the valid slot
+/// with the higher sequence number, nil when there is no file or no valid slot.
+func savedSize(_ path: String) -> Int? { StateStore.peek(path) }
+
+/// The slots of a state file, by slot number (nil for an invalid or empty one).
+func savedSlots(_ path: String) -> [StateSlots.Slot?] {
+    StateSlots.slots(in: Array(FileManager.default.contents(atPath: path) ?? Data()))
+}
+
+/// Overwrites part of slot `number`'s record with garbage, as a torn write or a bad sector would.
+func damageSlot(_ path: String, _ number: Int) throws {
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64(number * StateSlots.blockSize + 12))
+    try handle.write(contentsOf: Data([0xde, 0xad, 0xbe, 0xef]))
+    try handle.synchronize()
+}

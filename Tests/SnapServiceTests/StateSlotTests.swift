@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+@testable import SnapService
+
+/// The two-slot state file: one write per commit, the newer valid slot wins, a torn or damaged
+/// slot is ignored, a file with no valid slot is kept aside, the old format is migrated once.
+@Suite("State file slots")
+struct StateSlotTests {
+    /// A fresh folder for one test's state file.
+    private static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "snapsize-slots-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// `folder/state` after a fresh store committed `sizes` in order (the first one creates the file).
+    private static func committed(_ sizes: [Int], in folder: String) -> String {
+        let path = folder + "/state"
+        let store = StateStore(path: path)
+        _ = store.load()
+        for size in sizes { #expect(store.save(size: size) == nil) }
+        return path
+    }
+
+    @Test("commits alternate between the slots, and a new store takes the newer one")
+    func alternate() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state"
+        let store = StateStore(path: path)
+        #expect(store.load() == .missing)
+        for size in [40, 60, 80] { #expect(store.save(size: size) == nil) }
+        #expect(savedSlots(path) == [StateSlots.Slot(sequence: 3, size: 80), StateSlots.Slot(sequence: 2, size: 60)])
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.size] as? Int == StateSlots.fileSize)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        #expect(StateStore(path: path).load() == .size(80))
+    }
+
+    @Test("a torn slot (the write in flight) is ignored: the other holds the last acknowledged size, and is kept")
+    func tornOlderSlot() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = Self.committed([40, 60], in: folder)  // slot 0, then slot 1: acknowledged
+        try damageSlot(path, 0)               // the next commit, torn by a crash
+        let restarted = StateStore(path: path)
+        #expect(restarted.load() == .size(60))
+        // The next commit goes to the torn slot, never over the one that holds the saved size.
+        #expect(restarted.save(size: 100) == nil)
+        #expect(savedSlots(path) == [StateSlots.Slot(sequence: 3, size: 100), StateSlots.Slot(sequence: 2, size: 60)])
+        #expect(StateStore(path: path).load() == .size(100))
+    }
+
+    @Test("a damaged newer slot: the older one is used")
+    func damagedNewerSlot() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = Self.committed([40, 60], in: folder)
+        try damageSlot(path, 1)
+        #expect(StateStore(path: path).load() == .size(40))
+    }
+
+    @Test("both slots damaged: the file is kept aside and a new one is made on the next commit")
+    func bothSlotsDamaged() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = Self.committed([40, 60], in: folder)
+        try damageSlot(path, 0)
+        try damageSlot(path, 1)
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+        let restarted = StateStore(path: path)
+        guard case .unusable(let reason, let movedTo?) = restarted.load() else {
+            Issue.record("a file without a valid slot was used")
+            return
+        }
+        #expect(reason.contains("slots"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == damaged, "the bad file was not kept as it was")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(restarted.save(size: 80) == nil)
+        #expect(StateStore(path: path).load() == .size(80))
+    }
+
+    @Test("the old one-line format is read once and rewritten as slots")
+    func migrate() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state"
+        try "size=57\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let store = StateStore(path: path)
+        #expect(store.load() == .size(57))
+        #expect(savedSlots(path) == [StateSlots.Slot(sequence: 1, size: 57), nil])
+        #expect(store.save(size: 60) == nil)
+        #expect(StateStore(path: path).load() == .size(60))
+    }
+
+    @Test("a symbolic link is never followed, not even to a valid state file")
+    func symlink() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state", target = folder + "/elsewhere"
+        let original = StateStore(path: target)
+        _ = original.load()
+        #expect(original.save(size: 20) == nil)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let store = StateStore(path: path)
+        guard case .unusable = store.load() else {
+            Issue.record("a symbolic link was followed")
+            return
+        }
+        #expect(store.save(size: 100) == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before, "the link's target was touched")
+        #expect(savedSize(path) == 100)
+    }
+
+    @Test("through the daemon: a damaged slot is ignored, two are kept aside", arguments: [[1], [0, 1]])
+    func daemon(damaged: [Int]) throws {
+        let fixture = try DaemonFixture()
+        let client = try fixture.client()
+        _ = try client.call("SetSize", [.int32(20)])   // creates the file: slot 0
+        _ = try client.call("SetSize", [.int32(100)])  // slot 1
+        #expect(savedSlots(fixture.stateFile) == [StateSlots.Slot(sequence: 1, size: 20), StateSlots.Slot(sequence: 2, size: 100)])
+        _ = fixture.daemon.map { kill($0.pid, SIGKILL) }
+        fixture.stop()
+        // [1]: the newer slot damaged (its commit was acknowledged, but the disk lost it): the older
+        // one, 20, is used. [0, 1]: nothing usable, so the file is kept aside and --initial used.
+        for number in damaged { try damageSlot(fixture.stateFile, number) }
+        try fixture.start(["--initial", "80"])
+        let restored = try fixture.client().property("SelectedSize")
+        let folder = (fixture.stateFile as NSString).deletingLastPathComponent
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.bad-") }
+        if damaged.count == 1 {
+            #expect(restored == .int32(20))
+            #expect(kept.isEmpty)
+        } else {
+            #expect(restored == .int32(80))
+            #expect(kept.count == 1)
+            #expect(fixture.daemon?.stderr.contains("could not be used") == true)
+        }
+    }
+}
