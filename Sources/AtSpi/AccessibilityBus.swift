@@ -101,6 +101,9 @@ public final class AccessibilityBus {
             return
         }
         loop.add(opened)
+        // libatspi aborts its own process on an error reply to Set(CurrentValue); a write whose
+        // commit could not be saved is answered as a refused one is: plainly, value unchanged.
+        opened.answersUndoneCallsWithErrors = false
         opened.onDisconnect = { [unowned self, unowned opened] in self.dropped(opened) }
         joining = opened
         do {

@@ -34,6 +34,9 @@ public final class Connection {
     /// here until the group's changes are durable. The array is kept from group to group.
     var isHoldingGroup = false
     var groupHeld: [Message] = []
+    /// Whether the replies of an undone group are sent as its error (true) or as they were (false:
+    /// for a peer that must never receive an error reply, which then reads the unchanged state).
+    public var answersUndoneCallsWithErrors = true
 
     /// Opens a private connection to the bus at `address` and registers with it (`Hello`), blocking
     /// until the bus answers. The corresponding C functions are `dbus_connection_open_private` and
@@ -176,7 +179,7 @@ public final class Connection {
         for message in groupHeld {
             if let undone {
                 if message.isSignal { continue }
-                if message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN {
+                if message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN && answersUndoneCallsWithErrors {
                     send(message.errorInsteadOfReturn(undone))
                     continue
                 }

@@ -117,7 +117,7 @@ public final class StateStore {
 
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
-        guard fd >= 0, let newest else { return create(size: size) }
+        guard fd >= 0, let newest, stillNamed else { return create(size: size) }
         let target = 1 - newest
         let record = StateSlots.encode(StateSlots.Slot(sequence: sequence + 1, size: size))
         let offset = off_t(target * StateSlots.blockSize)
@@ -142,6 +142,13 @@ public final class StateStore {
     }
 
     // MARK: Helpers
+
+    /// Whether the open file is still the state file: when something removed it or put another file
+    /// or a folder in its place, a commit written to it would be lost, so a new one is made instead.
+    private var stillNamed: Bool {
+        var info = stat()
+        return POSIX.status(fd, &info) == 0 && info.st_nlink > 0
+    }
 
     /// Makes a new state file holding `size` in slot 0 (slot 1 empty), whole or not at all:
     /// a temporary file, written, flushed, renamed over `path`, and the folder flushed.

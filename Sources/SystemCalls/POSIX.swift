@@ -71,6 +71,12 @@ public enum POSIX {
         return Glibc.mkdir(path, mode)
     }
 
+    /// fstat(2).
+    public static func status(_ fd: Int32, _ info: inout stat) -> Int32 {
+        if let failure = intercept(.fstat) { return failure }
+        return fstat(fd, &info)
+    }
+
     /// stat(2), or lstat(2) when `followLinks` is false.
     public static func status(_ path: UnsafePointer<CChar>, _ info: inout stat, followLinks: Bool) -> Int32 {
         if let failure = intercept(.stat) { return failure }

@@ -82,6 +82,22 @@ struct StateSlotTests {
         #expect(StateStore(path: path).load() == .size(80))
     }
 
+    @Test("a state file removed, or replaced by a folder, while the store holds it open: never written to a lost file")
+    func replacedWhileOpen() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(path: folder + "/state")
+        let path = Self.committed([], in: folder)
+        _ = store.load()
+        #expect(store.save(size: 40) == nil)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(store.save(size: 60) == nil)
+        #expect(savedSize(path) == 60, "the commit went to the removed file")
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(store.save(size: 80) != nil, "a commit that cannot reach the state file is refused")
+    }
+
     @Test("the old one-line format is read once and rewritten as slots")
     func migrate() throws {
         let folder = try Self.folder()
