@@ -116,7 +116,10 @@ final class DoctorProbe {
     /// there is none at $XDG_RUNTIME_DIR/bus either: a second bus would hide the session's daemon.
     func sessionBus() throws(StepFailure) -> String {
         guard let found = SessionBusAddress.find(environment: environment) else {
-            throw StepFailure(detail: SessionBusAddress.absence(environment: environment),
+            let detail = SessionBusAddress.runtimeSocketPath(environment: environment).map {
+                tr("DBUS_SESSION_BUS_ADDRESS is not set, and there is no session bus socket at %s", $0)
+            } ?? tr("DBUS_SESSION_BUS_ADDRESS is not set, and neither is XDG_RUNTIME_DIR")
+            throw StepFailure(detail: detail,
                               fix: tr("run inside a desktop session (Debian: install dbus-user-session and log in again), "
                                       + "or start a bus for this shell: dbus-run-session -- $SHELL"))
         }
