@@ -47,10 +47,11 @@ test: package-deps locales
 test-orca48: deps
 	SWIFT=$(SWIFT) scripts/test-orca48.sh
 
-# The long forms of the reliability tests (bounded, about 5 minutes): 50,000 fuzzed calls, 50 kill -9
-# rounds, 32 clients x 1,000 calls; valgrind memcheck of the daemon; the whole suite under AddressSanitizer.
+# The long forms of the reliability tests (bounded, about 6 minutes): 50,000 fuzzed calls, 50 kill -9
+# rounds, 32 clients x 1,000 calls, 20,000 changes with the accessibility bus stopped (SIGSTOP); valgrind
+# memcheck of the daemon; the whole suite under AddressSanitizer.
 stress: deps
-	SNAPSIZE_STRESS=1 timeout 600 $(SWIFT) test --filter 'FuzzTests|CorePropertyTests|FaultTests'
+	SNAPSIZE_STRESS=1 timeout 900 $(SWIFT) test --filter 'FuzzTests|CorePropertyTests|FaultTests|StuckBusTests'
 	$(SWIFT) build -c release --product snapsized
 	RELEASE=$(RELEASE) scripts/valgrind-daemon.sh
 	# Memory errors only: leaks are valgrind's job above (LeakSanitizer also counts what is merely
