@@ -170,13 +170,12 @@ public final class AccessibleApplication {
         Events.announcement(on: connection, path: AtspiPaths.slider, text: text)
     }
 
-    /// Says `text` through the status bar's notification (Orca 43): the name changes first
-    /// (libatspi would otherwise serve the old name from its cache), then `showing` 1.
+    /// Says `text` through the status bar's notification (Orca 43): the label's name changes first
+    /// (libatspi would otherwise serve the old name from its cache), then the notification's `showing` 1.
     public func notify(_ text: String) {
         notificationText = text
-        for path in [AtspiPaths.notification, AtspiPaths.notificationLabel] {
-            Events.propertyChange(on: connection, path: path, property: "accessible-name", value: .string(text))
-        }
+        Events.propertyChange(on: connection, path: AtspiPaths.notificationLabel, property: "accessible-name",
+                              value: .string(text))
         Events.stateChanged(on: connection, path: AtspiPaths.notification, state: "showing", on: true)
     }
 }

@@ -5,12 +5,14 @@ import DBusKit
 ///
 /// Orca 43 speaks an accessible of role NOTIFICATION when it sends `object:state-changed:showing`
 /// (detail1 1), whatever has focus, without moving its locus of focus. Inside a STATUS_BAR it leaves
-/// out the role word ("notification"), so a person hears just the text; the LABEL child is what
-/// Orca keeps in its notification history (it saves the text of LABEL descendants, not the name).
-/// (Measured with Orca 43 under Xvfb.) The slider stays the root's first child.
+/// out the role word ("notification"), so a person hears just the text. The text is the LABEL
+/// child's name, and the notification has none: Orca 43 speaks the label, and keeps it in its
+/// notification history only when it differs from the notification's name (with both named, every
+/// history entry was empty). (Measured with Orca 43 under Xvfb; OrcaTests checks both.)
+/// The slider stays the root's first child.
 ///
 ///     root ── [0] slider
-///          └─ [1] status bar ── [0] notification (name: the last text said) ── [0] label (same text)
+///          └─ [1] status bar ── [0] notification ── [0] label (name: the last text said)
 final class StatusNode: AccessibleNode {
     unowned let app: AccessibleApplication
     let role: Role
@@ -18,7 +20,7 @@ final class StatusNode: AccessibleNode {
     let childPath: ObjectPath?
     let indexInParent: Int32
     let accessibleId: String
-    /// Whether the name is the text last said (notification, label) or empty (status bar).
+    /// Whether the name is the text last said (the label) or empty.
     let namedByText: Bool
 
     init(app: AccessibleApplication, role: Role, parent: ObjectPath, child: ObjectPath?, index: Int32,
@@ -49,7 +51,7 @@ final class StatusNode: AccessibleNode {
 
     static func notification(_ app: AccessibleApplication) -> StatusNode {
         StatusNode(app: app, role: .notification, parent: AtspiPaths.statusBar, child: AtspiPaths.notificationLabel,
-                   index: 0, id: "notification", namedByText: true)
+                   index: 0, id: "notification", namedByText: false)
     }
 
     static func label(_ app: AccessibleApplication) -> StatusNode {

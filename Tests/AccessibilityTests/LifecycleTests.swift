@@ -133,7 +133,7 @@ struct LifecycleTests {
         let notifications = try EventListener(environment: fixture.stack.environment, types: [showing])
         try fixture.client.selector("Increment")
         let shown = notifications.waitFor(showing, count: 1)
-        #expect(shown.first?.string("role") == "notification" && shown.first?.string("source") == "80 points"
+        #expect(shown.first?.string("role") == "notification" && shown.first?.string("text") == "80 points"
                 && shown.first?.int("detail1") == 1, "\(shown)")
 
         // Orca 45+'s kind starts: the next change is an announcement, and no notification.
@@ -158,7 +158,7 @@ struct LifecycleTests {
             return reply.map { !$0.stdout.contains("Announcement") } ?? false
         })
         try fixture.client.selector("Decrement")
-        #expect(notifications.waitFor(showing, count: 2).last?.string("source") == "80 points")
+        #expect(notifications.waitFor(showing, count: 2).last?.string("text") == "80 points")
     }
 
     @Test("--announce never sends no announcements; value events still flow")

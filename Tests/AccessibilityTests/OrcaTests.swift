@@ -40,6 +40,8 @@ struct OrcaTests {
         try call("Increment")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
         #expect(!speech.current.contains { $0.lowercased().contains("notification") })
+        // Orca 43 keeps the notification in its history (the label's text), never an empty entry.
+        #expect(orca.captured("HISTORY").allSatisfy { $0 == "'80 points'" }, "\(orca.captured("HISTORY"))")
         #expect(orca.locus.last?.hasPrefix("text |") == true, "Orca's locus of focus is still the GTK entry: \(orca.locus)")
         #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")),
                 "the slider never claims focus by itself")

@@ -4,7 +4,7 @@ Arguments: the event types to register (default: value changes, focus and announ
 
 First line: {"ready": true} once the listeners are registered. Each event line carries its type,
 source name, detail1 and — for value changes — CurrentValue read back at delivery (libatspi drops
-a double any_data), for announcements the text.
+a double any_data), for announcements the text, for a notification shown its label's text.
 """
 import os
 import sys
@@ -23,6 +23,8 @@ def on_event(event):
         line["value"] = event.source.queryValue().currentValue
     elif event.type.startswith("object:announcement"):
         line["text"] = str(event.any_data)
+    elif event.type.startswith("object:state-changed:showing") and event.source and event.source.childCount:
+        line["text"] = event.source.getChildAtIndex(0).name  # a notification's label
     emit(line)
 
 
