@@ -83,10 +83,31 @@ struct PreviewGuardTests {
     func ownerLeaves() throws {
         let setup = try Setup(timeout: 3600)
         try setup.model.preview(x: 12, by: setup.owner)
+        // A blocking round trip after the guard's own NameHasOwner: its answer (true) is queued
+        // by then and handled now, so only the NameOwnerChanged watch can end the preview below.
+        _ = try setup.service.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                   interface: "org.freedesktop.DBus", member: "GetId")
         setup.loop.advanceTime()
         #expect(setup.model.isPreviewing)
         setup.client.close()
         // The bus's NameOwnerChanged is real traffic: wait for it (no time passes on the loop's clock).
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(); return !setup.model.isPreviewing })
+        #expect(setup.endedAt == [0])
+    }
+
+    @Test("an owner already gone when its preview opened (before the watch was in place): ended")
+    func ownerAlreadyGone() throws {
+        let setup = try Setup(timeout: 3600)
+        let gone = try Connection(address: setup.bus.address)
+        let owner = PreviewOwner(gone.uniqueName)
+        gone.close()
+        // Wait until the bus itself says the name is gone, so no NameOwnerChanged can follow.
+        #expect(waitUntil(timeout: 10) {
+            let reply = try? setup.client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                               interface: "org.freedesktop.DBus", member: "NameHasOwner", arguments: [.string(owner.id)])
+            return reply?.first?.asBool == false
+        })
+        try setup.model.preview(x: 12, by: owner)
         #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(); return !setup.model.isPreviewing })
         #expect(setup.endedAt == [0])
     }
