@@ -57,7 +57,7 @@ public final class StateStore {
         }
         let opened = POSIX.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard opened >= 0 else { return moveAside("it cannot be opened: \(describeErrno())") }
-        guard let bytes = StateStore.readAll(opened, limit: StateSlots.fileSize) else {
+        guard let bytes = POSIX.readAll(opened, limit: StateSlots.fileSize) else {
             let problem = "it cannot be read: \(describeErrno())"
             _ = POSIX.close(opened)
             return moveAside(problem)
@@ -96,7 +96,7 @@ public final class StateStore {
         let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { _ = POSIX.close(fd) }
-        guard let bytes = readAll(fd, limit: StateSlots.fileSize) else { return nil }
+        guard let bytes = POSIX.readAll(fd, limit: StateSlots.fileSize) else { return nil }
         if StateSlots.hasMagic(bytes) {
             return StateSlots.slots(in: bytes).compactMap { $0 }.max { $0.sequence < $1.sequence }?.size
         }
@@ -185,22 +185,6 @@ public final class StateStore {
         newest = 0
         sequence += 1
         return nil
-    }
-
-    /// Up to `limit` bytes from the start of `fd`; nil when reading fails.
-    private static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: limit)
-        var total = 0
-        while total < limit {
-            let count = buffer[total...].withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            total += count
-        }
-        return Array(buffer[..<total])
     }
 
     /// Keeps a bad file for a person to look at (never deletes it, never overwrites an earlier one)

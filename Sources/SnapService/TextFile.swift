@@ -43,18 +43,7 @@ extension TextFile {
         let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return nil }
         defer { _ = POSIX.close(fd) }
-        var buffer = [UInt8](repeating: 0, count: maximumBytes)
-        var total = 0
-        while total < buffer.count {
-            let count = buffer[total...].withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            total += count
-        }
-        return Array(buffer[..<total])
+        return POSIX.readAll(fd, limit: maximumBytes)
     }
 }
 

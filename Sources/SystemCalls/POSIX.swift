@@ -98,6 +98,23 @@ public enum POSIX {
         return nil
     }
 
+    /// Up to `limit` bytes from `fd`'s current position, read to its end or to that limit, retrying
+    /// EINTR; nil (errno set) when reading fails.
+    public static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let count = buffer[total...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return Array(buffer[..<total])
+    }
+
     /// Writes all of `text`'s UTF-8 to `fd` (see above).
     public static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
