@@ -165,6 +165,18 @@ public final class AccessibleApplication {
         Events.valueChanged(on: connection, path: AtspiPaths.slider, value: source.indexValue)
     }
 
+    /// The slider's name changed (`SliderSource.label`): `object:property-change:accessible-name`.
+    public func nameChanged() {
+        Events.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-name",
+                              value: .string(source.label))
+    }
+
+    /// The slider's description changed: `object:property-change:accessible-description`.
+    public func descriptionChanged() {
+        Events.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-description",
+                              value: .string(source.choicesDescription))
+    }
+
     /// A polite `object:announcement` (Orca 45+) from the slider.
     public func announce(_ text: String) {
         Events.announcement(on: connection, path: AtspiPaths.slider, text: text)

@@ -53,11 +53,13 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         }
     }
 
-    /// The list, the words around it and the track are fixed for the life of the daemon.
+    /// The list and the track are fixed for the life of the daemon; the words (label, value texts)
+    /// change on a reload (SIGHUP) and are announced then.
     public var emitsChange: Property.EmitsChange {
         switch self {
-        case .sizes, .valueTexts, .label, .trackWidth, .trackInset, .layout: .const
-        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText, .changedBy: .true
+        case .sizes, .trackWidth, .trackInset, .layout: .const
+        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText, .valueTexts, .label,
+             .changedBy: .true
         }
     }
 

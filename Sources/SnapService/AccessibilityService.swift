@@ -90,6 +90,16 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         if change.committed != nil { speaker.committed(index: model.committedIndex) }
     }
 
+    /// New words (a reload): the speaker speaks them from now on, and clients hear that the
+    /// slider's name and description changed (libatspi's cache would serve the old ones otherwise).
+    func textsChanged(_ change: SelectionModel.TextsChange) {
+        speaker.valueTexts = model.valueTexts
+        guard let app else { return }
+        if change.label { app.nameChanged() }
+        if change.valueTexts { app.descriptionChanged() }
+        if change.valueTexts { app.valueChanged() }
+    }
+
     /// A step was stopped by an end of the list (`moved`: it changed the selection first).
     func reachedLimit(largest: Bool, moved: Bool) {
         speaker.reachedLimit(largest: largest, index: model.committedIndex, moved: moved)

@@ -141,6 +141,11 @@ public enum Daemon {
             object.announce(change)
             previewGuard.selectionChanged(change)
         }
+        // New words from a reload: the accessible name/description events, then PropertiesChanged.
+        model.observeTexts { [unowned accessibility, unowned object] change in
+            accessibility?.textsChanged(change)
+            object.announce(change)
+        }
         // A step stopped by an end is spoken (after the change it made, if any).
         model.observeLimits { [unowned accessibility] largest, moved in
             accessibility?.reachedLimit(largest: largest, moved: moved)
@@ -169,7 +174,7 @@ public enum Daemon {
         // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
         var running = settings
         loop.onSignal(SIGHUP) { [unowned previewGuard] in
-            running = reload(running, reread: reread ?? { running }, previewGuard: previewGuard,
+            running = reload(running, reread: reread ?? { running }, model: model, previewGuard: previewGuard,
                              accessibility: accessibility)
         }
         loop.run()

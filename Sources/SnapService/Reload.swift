@@ -2,12 +2,13 @@ import SnapSettings
 
 extension Daemon {
     /// SIGHUP: reads the config file again (with the same flags, which still win) and applies what
-    /// can change while serving: the preview timeout and how changes are spoken. The rest (sizes,
-    /// track, layout, label, unit, initial size, state file, accessibility) shapes the published
+    /// can change while serving: the preview timeout, how changes are spoken, and the label and unit
+    /// (the model's words: PropertiesChanged and the accessible name/description events go out).
+    /// The rest (sizes, track, layout, initial size, state file, accessibility) shapes the published
     /// interface and the saved state, and takes effect at the next start; the log says which.
     /// A file that cannot be used changes nothing. Returns the settings now running.
     static func reload(_ running: DaemonSettings, reread: () throws(InvalidValue) -> DaemonSettings,
-                       previewGuard: PreviewGuard, accessibility: AccessibilityService?) -> DaemonSettings {
+                       model: SelectionModel, previewGuard: PreviewGuard, accessibility: AccessibilityService?) -> DaemonSettings {
         let wanted: DaemonSettings
         do {
             wanted = try reread()
@@ -27,6 +28,11 @@ extension Daemon {
             now.announce = wanted.announce
             applied.append("announce \(running.announce.rawValue) -> \(wanted.announce.rawValue)")
         }
+        if wanted.texts != running.texts {
+            model.setTexts(wanted.texts)
+            now.texts = wanted.texts
+            applied.append("label/unit")
+        }
         let atRestart = restartOnly(running, wanted)
         var parts: [String] = []
         parts.append(applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", "))
@@ -43,7 +49,6 @@ extension Daemon {
         if a.snapper.sizes != b.snapper.sizes { names.append("sizes") }
         if a.snapper.layout != b.snapper.layout { names.append("layout") }
         if a.snapper.track != b.snapper.track { names.append("track-width/track-inset") }
-        if a.texts != b.texts { names.append("label/unit") }
         if a.initialSize != b.initialSize { names.append("initial") }
         if a.stateFile != b.stateFile { names.append("state-file/no-state") }
         if a.accessibility != b.accessibility { names.append("no-accessibility") }

@@ -17,10 +17,11 @@ public enum ModelError: Error, Equatable {
 /// save refuses the request and leaves everything as it was.
 public final class SelectionModel {
     public private(set) var selection: Selection
-    /// The words for this selection (label, value texts, description), in the daemon's language.
-    public let texts: Texts
-    /// The value text of every allowed size, composed once: `ValueTexts`, and `ValueText` is one of them.
-    public let valueTexts: [String]
+    /// The words for this selection (label, value texts, description), in the daemon's language;
+    /// a reload (SIGHUP) may replace them (`setTexts`).
+    public private(set) var texts: Texts
+    /// The value text of every allowed size, composed once per `texts`: `ValueTexts`, and `ValueText` is one of them.
+    public private(set) var valueTexts: [String]
     private let store: StateStore?
     /// Group commit (`beginGroup`/`endGroup`): while a group is open, commits are not saved one by
     /// one; `lastSaved` is the selection on disk and `unsavedSize` the size to save at the end.
@@ -30,6 +31,15 @@ public final class SelectionModel {
     private var observers: [(SelectionChange) -> Void] = []
     private var limitObservers: [(_ largest: Bool, _ moved: Bool) -> Void] = []
     private var previewMoveObservers: [(PreviewOwner) -> Void] = []
+    private var textsObservers: [(TextsChange) -> Void] = []
+
+    /// What a change of `texts` changed in the words the adapters publish.
+    public struct TextsChange: Equatable {
+        /// The label (`Label`, the accessible name).
+        public var label: Bool
+        /// The value texts (`ValueTexts`, `ValueText`, the accessible description and value text).
+        public var valueTexts: Bool
+    }
 
     public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
         self.selection = selection
@@ -55,6 +65,23 @@ public final class SelectionModel {
     /// step changed the selection before it stopped; `largest`, which end stopped it.
     public func observeLimits(_ observer: @escaping (_ largest: Bool, _ moved: Bool) -> Void) {
         limitObservers.append(observer)
+    }
+
+    /// `observer` runs after `setTexts` changed the words, with what changed.
+    public func observeTexts(_ observer: @escaping (TextsChange) -> Void) {
+        textsObservers.append(observer)
+    }
+
+    /// New words (a reload): the texts observers are told what changed; returns it (nil: nothing).
+    @discardableResult
+    public func setTexts(_ new: Texts) -> TextsChange? {
+        let newValueTexts = new.valueTexts(selection.sizes)
+        let change = TextsChange(label: new.label != texts.label, valueTexts: newValueTexts != valueTexts)
+        texts = new
+        valueTexts = newValueTexts
+        guard change.label || change.valueTexts else { return nil }
+        for observer in textsObservers { observer(change) }
+        return change
     }
 
     /// A step of the committed index (D-Bus Increment/Decrement/StepBy and the accessible actions).

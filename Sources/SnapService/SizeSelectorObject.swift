@@ -135,6 +135,19 @@ public final class SizeSelectorObject {
 
     // MARK: Announcing changes
 
+    /// New words (a reload): PropertiesChanged with the properties they changed. Logged if it fails.
+    func announce(_ change: SelectionModel.TextsChange) {
+        var changed: [SelectorProperty] = []
+        if change.label { changed.append(.label) }
+        if change.valueTexts { changed += [.valueTexts, .valueText] }
+        do {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
+                                                 names: changed.map(\.name))
+        } catch {
+            log("could not announce new words on the session bus: \(error)")
+        }
+    }
+
     /// The properties each kind of change announces, in order (committed, shown, previewing), by
     /// the bits 1, 2 and 4 of the change; built once, as this runs on every change.
     private static let announced: [[String]] = (0..<8).map { bits in

@@ -12,12 +12,11 @@ final class SliderBridge: SliderSource {
     init(model: SelectionModel) {
         self.model = model
         trackWidth = model.snapper.track.width
-        label = model.texts.label
-        choicesDescription = model.texts.description(of: model.sizes)
     }
 
-    let label: String
-    let choicesDescription: String
+    /// Read through the model: a reload (SIGHUP) may change the words.
+    var label: String { model.texts.label }
+    var choicesDescription: String { model.texts.description(of: model.sizes) }
     let largerAction = Texts.largerAction
     let smallerAction = Texts.smallerAction
     var indexValue: Double { Double(model.shownIndex) }

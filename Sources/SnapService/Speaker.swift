@@ -34,7 +34,8 @@ final class Speaker {
     /// Changed by a reload (SIGHUP).
     var mode: DaemonSettings.Announce
     /// The value text of each index (the model's, composed once in the daemon's language).
-    let valueTexts: [String]
+    /// Replaced on a reload (SIGHUP) that changes the unit.
+    var valueTexts: [String]
     /// Its timers run on the loop's clock (a manual one in tests).
     let loop: EventLoop
     weak var channel: SpeechChannel?

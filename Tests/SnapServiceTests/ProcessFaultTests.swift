@@ -47,14 +47,20 @@ struct ProcessFaultTests {
         #expect(daemon.isRunning)
     }
 
-    @Test("SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file")
-    func reload() throws {
+    /// A running daemon and the path of its default config file (the folder exists, the file not yet).
+    private func daemonWithConfigFolder() throws -> (DaemonFixture, ChildProcess, String) {
         let fixture = try DaemonFixture(startDaemon: false)
         let config = fixture.bus.directory + "/home/.config/snapsize/config"
         try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         try fixture.start()
         guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
+        return (fixture, daemon, config)
+    }
+
+    @Test("SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file")
+    func reload() throws {
+        let (fixture, daemon, config) = try daemonWithConfigFolder()
         let client = try fixture.client()
         func reloaded(_ text: String, logging expected: String) -> Bool {
             try? text.write(toFile: config, atomically: true, encoding: .utf8)
@@ -70,13 +76,42 @@ struct ProcessFaultTests {
             _ = try client.call("Preview", [.double(100)])
             return waitUntil(timeout: seconds, interval: 0.05) { (try? client.property("Previewing")) == .boolean(false) }
         }
-        #expect(reloaded("preview-timeout = 1\nlabel = Brush\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("only taking effect at the next start: label/unit"), "\(daemon.stderr)")
+        #expect(reloaded("preview-timeout = 1\nsizes = 10,20\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("only taking effect at the next start: sizes"), "\(daemon.stderr)")
         #expect(try previewEnds(within: 8), "the 1 s preview timeout applies after the reload")
         #expect(reloaded("sizes = nonsense\n", logging: "running settings stay"), "\(daemon.stderr)")
         #expect(daemon.isRunning)
         #expect(try previewEnds(within: 8), "the running settings stayed: still 1 s, not the default 30 s")
         #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
+    }
+
+    @Test("SIGHUP with a new label and unit: the words change live, PropertiesChanged names them")
+    func reloadWords() throws {
+        let (fixture, daemon, config) = try daemonWithConfigFolder()
+        let watcher = try fixture.client()
+        watcher.listen()
+        try "label = Brush\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        #expect(watcher.pump { !watcher.propertiesChanged.isEmpty }, "\(daemon.stderr)")
+        #expect(watcher.propertiesChanged.first == ["Label": .string("Brush")])
+        #expect(try fixture.client().property("Label") == .string("Brush"))
+        #expect(daemon.stderr.contains("applied label/unit"), "\(daemon.stderr)")
+        try "label = Brush\nunit = dots\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "\(daemon.stderr)")
+        let texts = DBusValue.array(elementSignature: "s", [20, 40, 60, 80, 100].map { .string("\($0) dots") })
+        #expect(watcher.propertiesChanged.last == ["ValueTexts": texts, "ValueText": .string("60 dots")])
+        // gdbus, a real client, reads the new words.
+        let read = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", "org.snapsize.SizeSelector1", "Label")
+        #expect(read.stdout.contains("'Brush'"), "\(read)")
+        // A broken file keeps the running words; nothing is announced.
+        try "label = Other\nsizes = nonsense\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        #expect(waitUntil(timeout: 5) { daemon.stderr.contains("running settings stay") }, "\(daemon.stderr)")
+        watcher.settle(0.3)
+        #expect(watcher.propertiesChanged.count == 2)
+        #expect(try fixture.client().property("ValueText") == .string("60 dots"))
+        #expect(try fixture.client().property("Label") == .string("Brush"))
     }
 
     @Test("two corrupt state files within one second: each is kept, none overwritten")
