@@ -118,4 +118,24 @@ struct PyatspiTests {
         #expect(events.allSatisfy { $0.string("source") == "Circle size" })
         #expect(listener.events("object:state-changed:focused").isEmpty, "the slider never claims focus by itself")
     }
+
+    @Test("SIGHUP with a new label and unit: pyatspi hears the name and description change and reads the new words")
+    func reloadedWords() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/config"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let fixture = try SliderFixture(daemonArguments: ["--config", config])
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
+        let name = "object:property-change:accessible-name", description = "object:property-change:accessible-description"
+        let listener = try EventListener(environment: fixture.stack.environment, types: [name, description])
+        try "label = Brush\nunit = dots\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        #expect(listener.waitFor(name, count: 1).first?.string("source") == "Brush", "\(daemon.stderr)")
+        #expect(listener.waitFor(description, count: 1).count == 1, "\(daemon.stderr)")
+        let slider = try fixture.python("inspect_slider.py").object("slider")
+        #expect(slider.string("name") == "Brush")
+        #expect(slider.string("description") == "One of 20, 40, 60, 80, 100 dots")
+        #expect(slider.object("value").string("text") == "60 dots")
+    }
 }
