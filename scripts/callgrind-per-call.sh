@@ -18,7 +18,7 @@ bin=${RELEASE:-.build/release}
 mode=${1:-daemon}
 calls=2000
 
-work=$(mktemp -d /tmp/snapsize-cg.XXXXXX)
+name=snapsize-cg; . "$(dirname "$0")/private-bus.sh"
 # The serving loop: DBusKit's EventLoop.run (its mangled name) or the floor's libdbus loop.
 case "$mode" in
     daemon) program="$bin/snapsized --no-accessibility --state-file $work/state"; loop='$s7DBusKit9EventLoopC3runyyF' ;;
@@ -27,18 +27,8 @@ case "$mode" in
            loop=dbus_connection_read_write_dispatch ;;
     sdbus) program="$bin/snapsize-sdbus-peer --name org.snapsize.SizeSelector1 --state $work/state"; loop=sd_event_loop ;;
     gdbus) program="$bin/snapsize-gdbus-peer --name org.snapsize.SizeSelector1 --state $work/state"; loop=g_main_loop_run ;;
-    *) echo "usage: $0 daemon|daemon-a11y|floor|sdbus|gdbus" >&2; rm -rf "$work"; exit 64 ;;
+    *) echo "usage: $0 daemon|daemon-a11y|floor|sdbus|gdbus" >&2; exit 64 ;;
 esac
-
-mkdir -m 700 "$work/run"
-export XDG_RUNTIME_DIR="$work/run" HOME="$work"
-unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
-pids=""
-trap 'for pid in $pids; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run" >"$work/bus"
-export DBUS_SESSION_BUS_ADDRESS="$(sed -n 1p "$work/bus")"
-pids="$(sed -n 2p "$work/bus")"
 
 if [ "$mode" = daemon-a11y ]; then
     /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &

@@ -8,15 +8,7 @@
 # names that no longer exist are ignored. Run after large changes: scripts/link-order.sh
 set -eu
 bin=${RELEASE:-.build/release}/snapsized
-work=$(mktemp -d /tmp/snapsize-order.XXXXXX)
-mkdir -m 700 "$work/run"
-export XDG_RUNTIME_DIR="$work/run" HOME="$work"
-unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
-pids=""
-trap 'for pid in $pids; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
-dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run" >"$work/bus"
-export DBUS_SESSION_BUS_ADDRESS="$(sed -n 1p "$work/bus")"
-pids="$(sed -n 2p "$work/bus")"
+name=snapsize-order; . "$(dirname "$0")/private-bus.sh"
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/out" "$bin" --state-file "$work/state" \
     >"$work/log" 2>&1 &
 server=$!

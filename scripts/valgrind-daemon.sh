@@ -3,12 +3,7 @@
 # driven by 1,000 calls from one client; fails on any definite leak or memory error.
 set -eu
 bin=${RELEASE:-.build/release}
-work=$(mktemp -d /tmp/snapsize-vg.XXXXXX)
-mkdir -m 700 "$work/run"
-busout=$(dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run")
-export DBUS_SESSION_BUS_ADDRESS=$(echo "$busout" | sed -n 1p)
-buspid=$(echo "$busout" | sed -n 2p)
-trap 'kill $buspid 2>/dev/null || true; rm -rf "$work"' EXIT
+name=snapsize-vg; . "$(dirname "$0")/private-bus.sh"
 HOME=$work valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite \
     --error-exitcode=99 --log-file="$work/valgrind.log" \
     "$bin/snapsized" --no-accessibility --state-file "$work/state" &
