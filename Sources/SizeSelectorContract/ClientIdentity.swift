@@ -19,8 +19,10 @@ public struct ClientIdentity: Equatable, Sendable {
 
     public var isKnown: Bool { !uniqueName.isEmpty }
 
-    /// How people know it: "snapsizectl adjust (pid 4242)"; the bus name when the process is unknown.
-    public var displayName: String {
+    /// "snapsizectl adjust (pid 4242)"; the bus name when the process is unknown. Never translated:
+    /// `snapsizectl status` prints it in its plain output, which scripts read (a sentence a person
+    /// reads takes SnapTexts' `Texts.clientName` instead).
+    public var plainName: String {
         if command.isEmpty { return pid == 0 ? uniqueName : "\(uniqueName) (pid \(pid))" }
         return pid == 0 ? command : "\(command) (pid \(pid))"
     }

@@ -58,7 +58,7 @@ struct StatusCommand: StateReportCommand {
             ("committed", "\(state.selectedSize) (index \(state.selectedIndex))"),
             ("shown", "\(state.shownSize) (index \(state.shownIndex))"),
             ("previewing", !state.previewing ? "no"
-                : state.changedBy.isKnown ? "yes, held by \(state.changedBy.displayName)" : "yes"),
+                : state.changedBy.isKnown ? "yes, held by \(state.changedBy.plainName)" : "yes"),
             ("value text", state.valueText),
             ("layout", state.layout),
             ("track", "width \(formatSeconds(state.trackWidth)), inset \(formatSeconds(state.trackInset))"),

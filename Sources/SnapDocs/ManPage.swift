@@ -35,6 +35,10 @@ public enum ManPage {
         }
         page.macro("SH", "OPTIONS")
         page.options(tool.options)
+        if !tool.signals.isEmpty {
+            page.macro("SH", "SIGNALS")
+            page.prose(tool.signals)
+        }
         page.macro("SH", "EXIT STATUS")
         page.prose(tool.exitStatus)
         if !tool.environment.isEmpty {

@@ -18,6 +18,8 @@ public struct ToolDocument: Sendable {
     /// Options of the program itself.
     public let options: [ArgumentSpec]
     public let exitStatus: String
+    /// What the program does on each signal (empty: nothing to say beyond the defaults).
+    public let signals: String
     public let environment: [(name: String, meaning: String)]
     public let files: [(path: String, meaning: String)]
     public let seeAlso: [String]
@@ -43,6 +45,7 @@ public struct ToolDocument: Sendable {
         options: [.flag("help", help: tr("Show the help; '%s <command> --help' shows a command's.", Tool.name)),
                   .flag("version", help: tr("Show the version."))],
         exitStatus: Tool.exitStatuses,
+        signals: "",
         environment: sessionBus + [("NO_COLOR", tr("When set, show and adjust print no colour."))],
         files: [],
         seeAlso: ["snapsized(1)", "gdbus(1)", "busctl(1)", "orca(1)"])
@@ -62,6 +65,7 @@ public struct ToolDocument: Sendable {
                 ?? ArgumentSpec.flag(option.name, help: option.help)
         } + [.flag("help", help: tr("Show the help.")), .flag("version", help: tr("Show the version."))],
         exitStatus: DaemonArguments.exitStatuses,
+        signals: DaemonArguments.signals,
         environment: sessionBus + [
             ("AT_SPI_BUS_ADDRESS", tr("The accessibility bus; when unset, the address org.a11y.Bus reports on the session bus.")),
             ("XDG_CONFIG_HOME", tr("Where the config file snapsize/config is looked for (default ~/.config).")),

@@ -66,7 +66,9 @@ public final class SizeSelectorObject {
             Method(.preview) { [unowned self] call throws(MethodError) in
                 // Named for people: a refusal to someone else says which program holds the preview.
                 let x = try call.double(0)
-                let owner = PreviewOwner(call.sender, name: self.clients.identity(of: call.sender).displayName)
+                let client = self.clients.identity(of: call.sender)
+                let owner = PreviewOwner(call.sender, name: Texts.clientName(busName: client.uniqueName, pid: client.pid,
+                                                                             command: client.command))
                 try self.preview(x: x, by: owner, for: call)
                 return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
             },

@@ -185,6 +185,15 @@ public enum DaemonArguments {
             """)
     }
 
+    /// What the daemon does on each signal, indented as `--help` lists them (the man page too).
+    public static var signals: String {
+        tr("""
+              SIGTERM, SIGINT: end a preview as if cancelled, and exit 0 (the committed size is already saved).
+              SIGHUP: read the config file again and apply what changed (the flags still win); a file that
+              cannot be used changes nothing, and the log says why.
+            """)
+    }
+
     /// `snapsized --help`, generated from the option table.
     public static func helpText() -> String {
         let rows = DaemonOption.all.map { option in
@@ -195,6 +204,8 @@ public enum DaemonArguments {
         return tr("USAGE: %s [options]", "snapsized") + "\n\n"
             + summary + "\n\n"
             + tr("OPTIONS:") + "\n" + table.joined(separator: "\n") + "\n\n"
+            + tr("SIGNALS:") + "\n"
+            + signals + "\n\n"
             + tr("EXIT STATUS:") + "\n"
             + exitStatuses + "\n"
     }

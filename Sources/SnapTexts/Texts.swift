@@ -94,6 +94,14 @@ public struct Texts: Equatable, Sendable {
         }
     }
 
+    /// A client as people know it (who holds a preview): "snapsizectl adjust (pid 4242)"; its bus
+    /// name when the bus could not tell the process (`pid` 0), or the program (`command` empty).
+    public static func clientName(busName: String, pid: UInt32, command: String) -> String {
+        let name = command.isEmpty ? busName : command
+        // TRANSLATORS: a program and its process id, e.g. "snapsizectl adjust (pid 4242)".
+        return pid == 0 ? name : tr("%s (pid %d)", name, pid)
+    }
+
     /// A commit refused because the state file could not be written; `problem` says why.
     public static func saveFailed(_ problem: String) -> String {
         tr("The size could not be saved, so nothing changed: %s.", problem)

@@ -57,6 +57,7 @@ struct ManPageTests {
             #expect(text.contains("--\(option.name)"), "lacks --\(option.name)")
         }
         #expect(text.contains("FILES") && text.contains("$XDG_STATE_HOME/snapsize/state"))
+        #expect(text.contains("\nSIGNALS\n") && text.contains("SIGHUP"), "no SIGNALS section naming SIGHUP")
     }
 
     @Test("roff escaping: backslashes, option dashes, a leading dot")

@@ -96,4 +96,21 @@ struct LanguageTests {
             #expect(error.message == "O índice 9 está fora do intervalo: os índices válidos vão de 0 a 4.")
         }
     }
+
+    @Test("who holds a preview is named in the daemon's language: the program and its process id")
+    func previewHolder() throws {
+        try #require(localeInstalled("ko_KR.UTF-8"), "ko_KR.UTF-8 is not installed: `make test` makes it (make locales)")
+        let daemon = try Daemon(LANG: "ko_KR.UTF-8")
+        _ = try daemon.call("Preview", [.double(250)])
+        let other = try Connection(address: daemon.bus.address)
+        do {
+            _ = try other.call(destination: SelectorBus.name.rawValue, path: SelectorBus.path,
+                               interface: SelectorBus.interface.rawValue, member: "Increment", arguments: [],
+                               timeoutMilliseconds: 5000)
+            Issue.record("Increment during another client's preview was accepted")
+        } catch {
+            #expect(error.name == ErrorName.previewActive)
+            #expect(error.message.contains("\(ownCommand) (프로세스 \(getpid()))"), "message: \(error.message)")
+        }
+    }
 }
