@@ -8,7 +8,8 @@ public enum ValueInterface {
     static func table(for source: SliderSource) -> InterfaceTable {
         InterfaceTable(name, properties: [
             Property("MinimumValue", signature: "d", emitsChange: .const) { [unowned source] in .double(source.minimumIndexValue) },
-            Property("MaximumValue", signature: "d", emitsChange: .const) { [unowned source] in .double(source.maximumIndexValue) },
+            // The last index: a reload with a new list changes it (clients hear a value-changed event).
+            Property("MaximumValue", signature: "d", emitsChange: .false) { [unowned source] in .double(source.maximumIndexValue) },
             // Orca derives the decimals it speaks from this; 1 means whole numbers.
             Property("MinimumIncrement", signature: "d", emitsChange: .const) { .double(1) },
             // Written by pyatspi/dogtail/libatspi as Properties.Set(v(d)). A refused write (NaN, an

@@ -53,13 +53,12 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         }
     }
 
-    /// The list and the track are fixed for the life of the daemon; the words (label, value texts)
-    /// change on a reload (SIGHUP) and are announced then.
+    /// Every property is announced when it changes: the list, the track, the layout and the words
+    /// (label, value texts) change on a reload (SIGHUP), the rest with the selection.
     public var emitsChange: Property.EmitsChange {
         switch self {
-        case .sizes, .trackWidth, .trackInset, .layout: .const
-        case .selectedIndex, .selectedSize, .shownIndex, .shownSize, .previewing, .valueText, .valueTexts, .label,
-             .changedBy: .true
+        case .sizes, .trackWidth, .trackInset, .layout, .selectedIndex, .selectedSize, .shownIndex, .shownSize,
+             .previewing, .valueText, .valueTexts, .label, .changedBy: .true
         }
     }
 

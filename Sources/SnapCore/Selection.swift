@@ -139,6 +139,16 @@ public struct Selection: Equatable, Sendable {
         return apply(committed: index, preview: nil)
     }
 
+    // MARK: A new list (a reload)
+
+    /// This selection on a new list, track or layout (the daemon's reload): no preview, and the
+    /// committed size carried over: the same size while it is still allowed, else the allowed size
+    /// nearest to it, as `set(size:)` picks it (ties to the larger).
+    public func moved(to snapper: Snapper) -> Selection {
+        let index = snapper.sizes.index(nearestTo: committedSize)
+        return try! Selection(snapper: snapper, committed: index) // an index from the list's own lookup
+    }
+
     // MARK: Internals
 
     private func requireNoOtherOwner(than owner: PreviewOwner) throws(SnapError) {

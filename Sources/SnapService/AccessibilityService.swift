@@ -100,6 +100,17 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         if change.valueTexts { app.valueChanged() }
     }
 
+    /// A new list, track or layout (a reload): the speaker speaks the new value texts; clients hear
+    /// that the description (which names the list) and the value (its maximum, its text) changed;
+    /// a new committed size is spoken as any commit is.
+    func snapperChanged(_ change: SelectionModel.SnapperChange) {
+        speaker.valueTexts = model.valueTexts
+        guard let app else { return }
+        if change.sizes || change.valueTexts { app.descriptionChanged() }
+        if change.sizes || change.committedIndex || change.committedSize || change.valueText { app.valueChanged() }
+        if change.committedIndex || change.committedSize { speaker.committed(index: model.committedIndex) }
+    }
+
     /// A step was stopped by an end of the list (`moved`: it changed the selection first).
     func reachedLimit(largest: Bool, moved: Bool) {
         speaker.reachedLimit(largest: largest, index: model.committedIndex, moved: moved)

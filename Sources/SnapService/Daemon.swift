@@ -149,6 +149,12 @@ public enum Daemon {
             accessibility?.textsChanged(change)
             object.announce(change)
         }
+        // A new list, track or layout from a reload (after any preview ended as a cancel, above):
+        // the accessible description/value events, then PropertiesChanged and Committed.
+        model.observeSnapper { [unowned accessibility, unowned object] change in
+            accessibility?.snapperChanged(change)
+            object.announce(change)
+        }
         // A step stopped by an end is spoken (after the change it made, if any).
         model.observeLimits { [unowned accessibility] largest, moved in
             accessibility?.reachedLimit(largest: largest, moved: moved)

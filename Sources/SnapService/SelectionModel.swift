@@ -32,6 +32,7 @@ public final class SelectionModel {
     private var limitObservers: [(_ largest: Bool, _ moved: Bool) -> Void] = []
     private var previewMoveObservers: [(PreviewOwner) -> Void] = []
     private var textsObservers: [(TextsChange) -> Void] = []
+    private var snapperObservers: [(SnapperChange) -> Void] = []
 
     /// What a change of `texts` changed in the words the adapters publish.
     public struct TextsChange: Equatable {
@@ -39,6 +40,21 @@ public final class SelectionModel {
         public var label: Bool
         /// The value texts (`ValueTexts`, `ValueText`, the accessible description and value text).
         public var valueTexts: Bool
+    }
+
+    /// What a new list, track or layout (`setSnapper`) changed in what the adapters publish. No
+    /// preview is open afterwards, so the shown index and size are the committed ones and change with them.
+    public struct SnapperChange: Equatable {
+        public var sizes = false
+        public var trackWidth = false
+        public var trackInset = false
+        public var layout = false
+        public var committedIndex = false
+        public var committedSize = false
+        /// `ValueTexts` (the value text of every size).
+        public var valueTexts = false
+        /// `ValueText` (the committed size's value text).
+        public var valueText = false
     }
 
     public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
@@ -81,6 +97,40 @@ public final class SelectionModel {
         valueTexts = newValueTexts
         guard change.label || change.valueTexts else { return nil }
         for observer in textsObservers { observer(change) }
+        return change
+    }
+
+    /// `observer` runs after `setSnapper` changed the list, track or layout, with what changed.
+    public func observeSnapper(_ observer: @escaping (SnapperChange) -> Void) {
+        snapperObservers.append(observer)
+    }
+
+    /// A new list, track or layout (a reload). The committed size maps to the new list
+    /// (`Selection.moved(to:)`: the same size if still allowed, else the nearest). A new committed
+    /// size is saved first, as any commit is; if that fails nothing changes (an open preview stays
+    /// open) and `.saveFailed` is thrown. Then an open preview ends as a cancel does (the change
+    /// observers hear it), the snapper is replaced, and the snapper observers are told what changed,
+    /// once; returns it (nil: the same snapper). Called outside a group (the loop runs signal
+    /// handlers between groups).
+    @discardableResult
+    public func setSnapper(_ new: Snapper) throws(ModelError) -> SnapperChange? {
+        guard new != selection.snapper else { return nil }
+        let next = selection.moved(to: new)
+        if next.committedSize != selection.committedSize, let store, let problem = store.save(size: next.committedSize) {
+            throw .saveFailed(problem)
+        }
+        // Cannot fail: ending a preview commits nothing, so there is nothing to save.
+        if selection.isPreviewing { _ = try? perform { $0.endPreview() } }
+        let old = selection, oldValueTexts = valueTexts
+        selection = next
+        valueTexts = texts.valueTexts(next.sizes)
+        let change = SnapperChange(sizes: next.sizes != old.sizes, trackWidth: new.track.width != old.snapper.track.width,
+                                   trackInset: new.track.inset != old.snapper.track.inset,
+                                   layout: new.layout != old.snapper.layout, committedIndex: next.committed != old.committed,
+                                   committedSize: next.committedSize != old.committedSize,
+                                   valueTexts: valueTexts != oldValueTexts,
+                                   valueText: valueTexts[next.committed] != oldValueTexts[old.committed])
+        for observer in snapperObservers { observer(change) }
         return change
     }
 

@@ -150,6 +150,35 @@ public final class SizeSelectorObject {
         }
     }
 
+    /// A new list, track or layout (a reload; no client made it): PropertiesChanged with every
+    /// property it changed, then Committed if the committed index or size changed. Logged if it fails.
+    func announce(_ change: SelectionModel.SnapperChange) {
+        var changed: [SelectorProperty] = []
+        if change.sizes { changed.append(.sizes) }
+        if change.trackWidth { changed.append(.trackWidth) }
+        if change.trackInset { changed.append(.trackInset) }
+        if change.layout { changed.append(.layout) }
+        if change.valueTexts { changed.append(.valueTexts) }
+        if change.committedIndex { changed += [.selectedIndex, .shownIndex] }
+        if change.committedSize { changed += [.selectedSize, .shownSize] }
+        if change.valueText { changed.append(.valueText) }
+        let committed = change.committedIndex || change.committedSize
+        if committed, author.changedBy != .unknown {
+            author.changedBy = .unknown
+            changed.append(.changedBy)
+        }
+        do {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
+                                                 names: changed.map(\.name))
+            if committed {
+                try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
+                                          member: SelectorSignal.committed.name, arguments: committedReply)
+            }
+        } catch {
+            log("could not announce the new list on the session bus: \(error)")
+        }
+    }
+
     /// The properties each kind of change announces, in order (committed, shown, previewing), by
     /// the bits 1, 2 and 4 of the change; built once, as this runs on every change.
     private static let announced: [[String]] = (0..<8).map { bits in

@@ -7,14 +7,12 @@ import SnapTexts
 /// an action), so every observer — PropertiesChanged, Committed, persistence — sees them alike.
 final class SliderBridge: SliderSource {
     let model: SelectionModel
-    let trackWidth: Double
 
     init(model: SelectionModel) {
         self.model = model
-        trackWidth = model.snapper.track.width
     }
 
-    /// Read through the model: a reload (SIGHUP) may change the words.
+    /// Read through the model: a reload (SIGHUP) may change the words, the list and the track.
     var label: String { model.texts.label }
     var choicesDescription: String { model.texts.description(of: model.sizes) }
     let largerAction = Texts.largerAction
@@ -25,6 +23,7 @@ final class SliderBridge: SliderSource {
     var valueText: String { model.valueText }
     var shownSize: Int { model.shownSize }
     var committedSize: Int { model.committedSize }
+    var trackWidth: Double { model.snapper.track.width }
 
     /// Refused writes are logged, but at most one line per 10 s: a client may repeat them endlessly.
     let refusals = LimitedLog(interval: 10)

@@ -138,4 +138,27 @@ struct PyatspiTests {
         #expect(slider.string("description") == "One of 20, 40, 60, 80, 100 dots")
         #expect(slider.object("value").string("text") == "60 dots")
     }
+
+    @Test("SIGHUP with a new list and track: pyatspi hears the description and value change and reads the new maximum and value")
+    func reloadedList() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/config"
+        try "sizes = 20,40,60,80,100\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let fixture = try SliderFixture(daemonArguments: ["--config", config])
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
+        let value = "object:property-change:accessible-value", description = "object:property-change:accessible-description"
+        let listener = try EventListener(environment: fixture.stack.environment, types: [value, description])
+        try "sizes = 10,30,50,70\ntrack-width = 200\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        // 60 maps to 70 (index 3): 50 and 70 are equally near, and the core picks the larger.
+        #expect(listener.waitFor(value, count: 1).first?.double("value") == 3, "\(daemon.stderr)")
+        #expect(listener.waitFor(description, count: 1).count == 1, "\(daemon.stderr)")
+        let slider = try fixture.python("inspect_slider.py").object("slider"), read = slider.object("value")
+        #expect(read.double("minimum") == 0 && read.double("maximum") == 3 && read.double("increment") == 1)
+        #expect(read.double("current") == 3 && read.string("text") == "70 points")
+        #expect(slider.string("description") == "One of 10, 30, 50, 70 points")
+        #expect(slider["extents"] as? [Int] == [0, 0, 200, 40])
+        #expect(try fixture.client.selectorProperty("SelectedSize") == .int32(70))
+    }
 }

@@ -21,7 +21,10 @@ struct ContractTests {
         #expect(Self.xml.contains("Bus name \(SelectorBus.name.rawValue), object \(SelectorBus.path.rawValue)."))
         for property in SelectorProperty.allCases {
             #expect(property.encode(sample).signature == property.signature, "\(property)")
+            // Sizes, TrackWidth, TrackInset and Layout too: a reload (SIGHUP) changes them and announces it.
+            #expect(property.emitsChange == .true, "\(property)")
         }
+        #expect(!truth.contains { $0.contains("EmitsChangedSignal") }, "\(truth)")
     }
 
     @Test("the error names are the ones the XML documents")

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 
 /// The members of one interface in an introspection document, as comparable lines such as
-/// `method Increment out index u` or `property Sizes ai read emits=const`, in document order.
+/// `method Increment out index u` or `property Sizes ai read`, in document order.
 /// Annotations for Qt's code generator (`org.qtproject.QtDBus.*`) are left out: they are in the
 /// XML for qdbusxml2cpp and are not served by the daemon (nothing on the bus depends on them).
 func interfaceShape(_ xml: String, interface: String) -> [String] {

@@ -76,8 +76,8 @@ struct ProcessFaultTests {
             _ = try client.call("Preview", [.double(100)])
             return waitUntil(timeout: seconds, interval: 0.05) { (try? client.property("Previewing")) == .boolean(false) }
         }
-        #expect(reloaded("preview-timeout = 1\nsizes = 10,20\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("only taking effect at the next start: sizes"), "\(daemon.stderr)")
+        #expect(reloaded("preview-timeout = 1\ninitial = 40\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("only taking effect at the next start: initial"), "\(daemon.stderr)")
         #expect(try previewEnds(within: 8), "the 1 s preview timeout applies after the reload")
         #expect(reloaded("sizes = nonsense\n", logging: "running settings stay"), "\(daemon.stderr)")
         #expect(daemon.isRunning)

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import SnapCore
+@testable import SnapService
+import SystemCalls
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `SelectionModel.setSnapper` (a reload's new list, track or layout) in process, with a real
+/// StateStore in a temporary folder, failing on demand through the SystemCalls seam.
+@Suite("SelectionModel: a new list in process")
+struct ReloadModelTests {
+    /// Standard sizes (20...100) committed at 60, saved to `folder/state`, recording what the
+    /// observers hear and what was on disk when they heard it.
+    final class Recorded {
+        let folder = try! makeTemporaryDirectory()
+        var state: String { folder + "/state" }
+        let model: SelectionModel
+        var changes: [(SelectionChange, Int?)] = []
+        var snapperChanges: [(SelectionModel.SnapperChange, Int?)] = []
+
+        init() throws {
+            let store = StateStore(path: folder + "/state")
+            #expect(store.save(size: 60) == nil)
+            model = SelectionModel(selection: try Selection(committed: 2), store: store)
+            model.observe { [unowned self] in changes.append(($0, savedSize(state))) }
+            model.observeSnapper { [unowned self] in snapperChanges.append(($0, savedSize(state))) }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    static let newList = Snapper(sizes: try! SizeSet([10, 30, 50, 70]), track: try! Track(width: 200))
+
+    @Test("the committed size maps to the core's nearest size, is saved before anyone hears, and one notification says what changed")
+    func mapsAndSaves() throws {
+        let recorded = try Recorded()
+        let model = recorded.model
+        let expected = Self.newList.sizes.index(nearestTo: 60)  // the core's rule
+        #expect(Self.newList.sizes[expected] == 70)
+        let change = try model.setSnapper(Self.newList)
+        #expect(model.committedIndex == expected && model.committedSize == 70 && model.shownSize == 70)
+        #expect(model.sizes.sizes == [10, 30, 50, 70] && model.snapper.track.width == 200)
+        #expect(model.valueTexts == ["10 points", "30 points", "50 points", "70 points"] && model.valueText == "70 points")
+        let all = SelectionModel.SnapperChange(sizes: true, trackWidth: true, trackInset: false, layout: false,
+                                               committedIndex: true, committedSize: true, valueTexts: true, valueText: true)
+        #expect(change == all)
+        #expect(recorded.snapperChanges.map(\.0) == [all])
+        #expect(recorded.snapperChanges.first?.1 == 70, "on disk when the observer heard of it")
+        #expect(recorded.changes.isEmpty, "no preview was open: no selection change")
+        #expect(try model.setSnapper(Self.newList) == nil, "the same list again changes nothing")
+        #expect(recorded.snapperChanges.count == 1)
+    }
+
+    @Test("a size still allowed stays (its index may move); a new track alone saves nothing")
+    func sizeKept() throws {
+        let recorded = try Recorded()
+        let model = recorded.model
+        let change = try model.setSnapper(Snapper(sizes: try SizeSet([10, 20, 40, 60, 100])))
+        #expect(model.committedSize == 60 && model.committedIndex == 3)
+        #expect(change?.committedIndex == true && change?.committedSize == false && change?.valueText == false)
+        let track = try model.setSnapper(Snapper(sizes: try SizeSet([10, 20, 40, 60, 100]), track: try Track(width: 400, inset: 20),
+                                                 layout: .numeric))
+        #expect(track == SelectionModel.SnapperChange(trackWidth: true, trackInset: true, layout: true))
+        #expect(savedSize(recorded.state) == 60)
+    }
+
+    @Test("an open preview ends as a cancel does, before the new list is announced")
+    func previewCancelled() throws {
+        let recorded = try Recorded()
+        let model = recorded.model
+        try model.preview(x: 324, by: PreviewOwner(":1.9"))  // shows 100
+        try model.setSnapper(Self.newList)
+        #expect(!model.isPreviewing && model.shownSize == 70)
+        #expect(recorded.changes.map(\.0) == [SelectionChange(shown: 4, previewing: true), SelectionChange(shown: 2, previewing: false)])
+        #expect(recorded.snapperChanges.count == 1)
+        #expect(recorded.changes.last?.1 == 70, "the new size was saved before even the cancel was heard")
+    }
+
+    @Test("a failed save refuses the new list: the list, the size, the preview and the disk stay, nobody hears")
+    func failedSave() throws {
+        let recorded = try Recorded()
+        let model = recorded.model
+        try model.preview(x: 324, by: PreviewOwner(":1.9"))
+        let before = model.selection, heard = recorded.changes.count
+        let mock = MockedCalls()
+        mock.fail(.fdatasync, with: EIO)
+        let result = withMockedCalls(mock) { Result { () throws(ModelError) in try model.setSnapper(Self.newList) } }
+        guard case .failure(.saveFailed(let problem)) = result else {
+            Issue.record("expected saveFailed, got \(result)")
+            return
+        }
+        #expect(problem.contains(String(cString: strerror(EIO))))
+        #expect(model.selection == before && model.isPreviewing)
+        #expect(model.valueTexts.count == 5)
+        #expect(recorded.changes.count == heard && recorded.snapperChanges.isEmpty)
+        #expect(savedSize(recorded.state) == 60)
+        // The disk is back: the same reload goes through.
+        try model.setSnapper(Self.newList)
+        #expect(model.committedSize == 70 && savedSize(recorded.state) == 70)
+    }
+}
