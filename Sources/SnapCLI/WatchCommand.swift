@@ -46,10 +46,12 @@ struct WatchCommand: Command {
 
     enum Phase: String { case preview, commit, cancel }
 
-    /// Which phase an announcement means, given what was known before it.
-    static func phase(of change: SelectorChange) -> Phase {
+    /// Which phase an announcement means, given what was known before it; nil when neither the
+    /// committed nor the shown size moved (a reload's new words, track or layout): no line then.
+    static func phase(of change: SelectorChange) -> Phase? {
         if change.selectedIndex != nil || change.selectedSize != nil { return .commit }
         if change.previewing == false { return .cancel }
+        if change.previewing == nil && change.shownIndex == nil && change.shownSize == nil { return nil }
         return .preview
     }
 
@@ -75,9 +77,9 @@ struct WatchCommand: Command {
         let json = self.json, count = self.count
         client.attach(to: loop, onChange: { change in
             guard var current = state else { return }
-            let phase = Self.phase(of: change)
             current.apply(change)
             state = current
+            guard let phase = Self.phase(of: change) else { return }
             console.line(Self.line(phase, current, json: json))
             seen += 1
             if let count, seen >= count { loop.stop() }

@@ -83,6 +83,9 @@ struct OfflineTests {
         #expect(WatchCommand.phase(of: SelectorChange(selectedIndex: 4, selectedSize: 100, previewing: false)) == .commit)
         #expect(WatchCommand.phase(of: SelectorChange(selectedIndex: 1, selectedSize: 40, shownIndex: 1)) == .commit)
         #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 2, previewing: false)) == .cancel)
+        // A reload's new unit or layout moves nothing: no line (it used to print a "preview").
+        #expect(WatchCommand.phase(of: SelectorChange(valueText: "60 dots")) == nil)
+        #expect(WatchCommand.phase(of: SelectorChange()) == nil)
     }
 
     @Test("did you mean: a mistyped command or option gets the one close match, exit 64", arguments: [

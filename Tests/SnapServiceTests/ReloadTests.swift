@@ -80,6 +80,10 @@ struct ReloadTests {
         let (fixture, daemon, config) = try daemon(config: "")
         let watcher = try fixture.client()
         watcher.listen()
+        // snapsizectl watch prints a line for each move of the selection, none for a new layout alone.
+        let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--count", "5"], environment: fixture.environment)
+        defer { watch.terminate() }
+        #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") }, "\(watch.stderr)")
         let owner = try fixture.client()
         #expect(try owner.call("Preview", [.double(324)]) == [.uint32(4), .int32(100)])
         #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
@@ -106,5 +110,37 @@ struct ReloadTests {
         watcher.settle(0.2)
         #expect(watcher.propertiesChanged.last == ["Layout": .string("numeric")])
         #expect(watcher.committed.map { [$0.0, UInt32($0.1)] } == [[1, 60], [2, 100]], "the reload's new index, then the Increment")
+        #expect(try owner.call("Decrement") == [.uint32(1), .int32(60), .boolean(false)])
+        #expect(waitUntil(timeout: 10) { !watch.isRunning }, "\(watch.stdout)")
+        #expect(watch.stdout == "preview 4 100 100 points\ncancel 2 60 60 points\ncommit 1 60 60 points\ncommit 2 100 100 points\n"
+                + "commit 1 60 60 points\n")
+    }
+
+    @Test("a new list whose committed size cannot be saved is refused and logged; the running list stays until it can")
+    func unsavable() throws {
+        let (fixture, daemon, config) = try daemon(config: "")
+        let client = try fixture.client()
+        _ = try client.call("Increment")
+        _ = try client.call("Decrement")
+        #expect(savedSize(fixture.stateFile) == 60)
+        let watcher = try fixture.client()
+        watcher.listen()
+        // The state cannot be saved: its name is taken by a folder, so the rename over it fails (even as root).
+        try FileManager.default.removeItem(atPath: fixture.stateFile)
+        try FileManager.default.createDirectory(atPath: fixture.stateFile, withIntermediateDirectories: false)
+        #expect(try reload(daemon, config, "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("sizes not applied, the running ones stay"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("applied label/unit"), "the other options still apply: \(daemon.stderr)")
+        #expect(watcher.pump { !watcher.propertiesChanged.isEmpty })
+        watcher.settle(0.3)
+        #expect(watcher.propertiesChanged == [["Label": .string("Brush")]], "only the words were announced")
+        #expect(try client.property("Sizes") == .array(elementSignature: "i", [20, 40, 60, 80, 100].map { .int32($0) }))
+        #expect(try client.property("SelectedSize") == .int32(60))
+        // The disk is back: the next reload applies the list.
+        try FileManager.default.removeItem(atPath: fixture.stateFile)
+        #expect(try reload(daemon, config, "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
+        #expect(watcher.pump { !watcher.committed.isEmpty }, "\(daemon.stderr)")
+        #expect(try client.property("SelectedSize") == .int32(70))
+        #expect(savedSize(fixture.stateFile) == 70)
     }
 }
