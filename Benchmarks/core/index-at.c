@@ -2,9 +2,10 @@
  * SnapCore's `index(at:)` written in C, for `make bench`'s SnapCore row: the same mapping (finite
  * check, clamp to the usable track, multiply before dividing unless that overflows, round half away
  * from zero, clamp to the indexes; the layout chosen at run time, the numeric one by binary search as
- * SizeSet does), the same 1024 pointer positions over the ordinal layout, the same 20,000,000 calls,
- * the best of 7 rounds, timed the same way as Sources/snapcore-bench. It prints a line in the same
- * format, with a checksum that must equal the Swift one: the same answers, or the ratio means nothing.
+ * SizeSet does), the same 1024 pointer positions over the ordinal layout, the same calls (the best of
+ * 100 rounds of 200,000: short rounds, so that some of them run without another process on the core),
+ * timed the same way as Sources/snapcore-bench. It prints a line in the same format, with a checksum
+ * that must equal the Swift one: the same answers, or the ratio means nothing.
  *
  * Compiled -O2 (make bench-programs). Usage: snapcore-bench-c
  */
@@ -67,14 +68,18 @@ static double now(void) {
 int main(void) {
     static double xs[1024];
     for (int i = 0; i < 1024; i++) xs[i] = (double)i * 0.37 - 20;
-    /* From outside the loop, as Swift's global Snapper() is (volatile: not folded into constants). */
+    /* From outside the loop, as Swift's global Snapper() is: every field read through volatile, so
+     * that the compiler cannot fold the count, the track or the layout into constants and skip work
+     * (the count check, the usable length, the intervals' conversion) that the Swift must do. */
     static const long standard[] = {20, 40, 60, 80, 100};
+    static volatile long count = 5;
+    static volatile double width = 336, inset = 12;
     static volatile enum layout configured = ORDINAL;
-    struct snapper ordinal = {standard, 5, 336, 12, configured};
-    const long iterations = 20000000;
+    struct snapper ordinal = {standard, count, width, inset, configured};
+    const long iterations = 200000;
     double best = INFINITY;
     long checksum = 0;
-    for (int round = 0; round < 7; round++) {
+    for (int round = 0; round < 100; round++) {
         double start = now();
         long sum = 0;
         for (long i = 0; i < iterations; i++) {

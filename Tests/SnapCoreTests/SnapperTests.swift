@@ -139,6 +139,61 @@ struct ExtremeGeometryTests {
     }
 }
 
+@Suite("index(at:) against its definition")
+struct OrdinalDefinitionTests {
+    /// The ordinal mapping as the spec states it, with Swift's trapping conversion: index(at:)
+    /// converts without the traps (`wholeNumber`) and clamps in integers, and must give the same index.
+    static func definition(_ snapper: Snapper, _ x: Double) -> Int {
+        let intervals = snapper.sizes.count - 1
+        if intervals == 0 { return 0 }
+        let usable = snapper.track.width - 2 * snapper.track.inset
+        let offset = min(max(x - snapper.track.inset, 0), usable)
+        let product = offset * Double(intervals)
+        let position = (product.isFinite ? product / usable : offset / usable * Double(intervals)).rounded(.toNearestOrAwayFromZero)
+        return Int(min(max(position, 0), Double(intervals)))
+    }
+
+    @Test("random tracks, counts and positions, ties and ends included", arguments: [1, 2, 3, 5, 8, 100, 4097])
+    func matchesDefinition(count: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let sizes = try SizeSet(Array(0..<count))
+        let tracks = [try Track(), try Track(width: 3, inset: 1), try Track(width: 1e-300, inset: 0),
+                      try Track(width: .greatestFiniteMagnitude, inset: 0), try Track(width: 1e6, inset: 123.25)]
+        for track in tracks {
+            let snapper = Snapper(sizes: sizes, track: track)
+            var xs: [Double] = [-.greatestFiniteMagnitude, -1, 0, -0.0, track.inset, track.width - track.inset, track.width,
+                                .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+            for index in 0..<min(count, 64) {
+                let tick = try snapper.position(of: index)
+                xs += [tick, tick.nextUp, tick.nextDown]
+                if index > 0 {
+                    let midpoint = (tick + (try snapper.position(of: index - 1))) / 2
+                    xs += [midpoint, midpoint.nextUp, midpoint.nextDown]
+                }
+            }
+            for _ in 0..<2000 {
+                let x = track.inset + Double.random(in: -0.5...1.5, using: &generator) * track.usable
+                if x.isFinite { xs.append(x) }
+            }
+            for x in xs where x.isFinite { // a midpoint on the largest track can overflow
+                #expect(try snapper.index(at: x) == Self.definition(snapper, x), "x = \(x), count \(count), track \(track)")
+            }
+        }
+    }
+
+    @Test("wholeNumber converts whole numbers below 2^51 exactly and never traps on anything else")
+    func wholeNumbers() {
+        let limit = Double(1 << 51)
+        for value in [0.0, -0.0, 1, -1, 4, 4097, 1e15, -1e15, limit - 1, -(limit - 1), -limit] {
+            #expect(wholeNumber(value) == Int(value), "\(value)")
+        }
+        for value in [Double.nan, .infinity, -.infinity, .greatestFiniteMagnitude, 0.5, limit, 1e300, -1e300] {
+            _ = wholeNumber(value) // any Int: index(at:) clamps it
+        }
+        #expect(finite(1) && finite(-.greatestFiniteMagnitude) && !finite(.nan) && !finite(.infinity) && !finite(-.infinity))
+    }
+}
+
 @Suite("Geometry and size-list validation")
 struct ValidationTests {
     @Test("invalid tracks are refused", arguments: [
