@@ -51,8 +51,9 @@ extension Daemon {
         }
         let atRestart = restartOnly(running, wanted)
         var parts: [String] = []
-        parts.append(applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", "))
+        if !applied.isEmpty { parts.append("applied " + applied.joined(separator: ", ")) }
         if let refused { parts.append(refused) }
+        if parts.isEmpty { parts.append("nothing to apply") }
         if !atRestart.isEmpty {
             parts.append("changed, but only taking effect at the next start: " + atRestart.joined(separator: ", "))
         }
