@@ -64,8 +64,13 @@ let package = Package(
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned). With lld, the
         // functions it runs are placed together (scripts/snapsized.order, made by scripts/link-order.sh),
         // and it is not position-independent (no relocations to apply at start): a smaller peak RSS.
+        // The C++ runtime the Swift runtime needs is static too (scripts/static-link: linker scripts named
+        // like the shared libraries, found first), and nothing is exported (the Swift driver passes
+        // -export-dynamic): README, Performance.
         .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                                                         "-L\(packageRoot)/scripts/static-link",
+                                                         "-Xlinker", "--no-export-dynamic",
                                                          "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering",
                                                          "-Xclang-linker", "-no-pie"])]),

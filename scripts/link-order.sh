@@ -38,7 +38,9 @@ awk '
     /^cob=\(/ { id = $1; sub(/^cob=/, "", id); if (NF > 1) { name = $0; sub(/^cob=\([0-9]+\) /, "", name); obs[id] = name }; next }
     /^c?fn=\(/ { kind = substr($0, 1, 1); id = $1; sub(/^c?fn=/, "", id)
                  if (NF > 1) { name = $0; sub(/^c?fn=\([0-9]+\) /, "", name); fns[id] = name }
-                 if (kind == "f" && current ~ /\/snapsized$/ && fns[id] !~ /^0x/ && !(fns[id] in seen)) { seen[fns[id]] = 1; print fns[id] } }
+                 # (callgrind names a recursive call NAME'\''2: the same function; "(below main)" is none)
+                 symbol = fns[id]; sub(/'\''[0-9]+$/, "", symbol)
+                 if (kind == "f" && current ~ /\/snapsized$/ && symbol !~ /^0x|^\(/ && !(symbol in seen)) { seen[symbol] = 1; print symbol } }
 ' "$work/out" >"$work/order"
 [ -s "$work/order" ] || { echo "callgrind saw no function of $bin" >&2; cat "$work/log" >&2; exit 1; }
 cp "$work/order" scripts/snapsized.order
