@@ -41,9 +41,9 @@ extension Connection {
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
     func signalMessage(path: ObjectPath, interface: InterfaceName, member: String,
                        arguments: [DBusValue]) throws(MethodError) -> Message {
-        let key = MessageTemplates.Key.signal(path: path.rawValue, interface: interface.rawValue, member: member,
-                                              body: arguments)
-        return try templates.copy(key) { () throws(MethodError) in
+        return try templates.copy(writing: {
+            $0.writeSignal(path: path.rawValue, interface: interface.rawValue, member: member, body: arguments)
+        }) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: interface, member: member)
             try message.append(arguments)
             return message
@@ -56,9 +56,10 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let key = MessageTemplates.Key.propertiesChanged(path: path.rawValue, interface: interface.rawValue,
-                                                         changed: changed, invalidated: invalidated)
-        let message = try templates.copy(key) { () throws(MethodError) in
+        let message = try templates.copy(writing: {
+            $0.writePropertiesChanged(path: path.rawValue, interface: interface.rawValue, changed: changed,
+                                      invalidated: invalidated)
+        }) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
             let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
             try message.append([.string(interface.rawValue), .array(elementSignature: "{sv}", entries),

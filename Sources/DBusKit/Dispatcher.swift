@@ -20,8 +20,7 @@ extension Connection {
         switch result {
         case .success(let values):
             do {
-                let key = MessageTemplates.Key.methodReturn(body: values)
-                let reply = try templates.copy(key) { () throws(MethodError) in
+                let reply = try templates.copy(writing: { $0.writeMethodReturn(body: values) }) { () throws(MethodError) in
                     let template = Message.unaddressedMethodReturn()
                     try template.append(values)
                     return template

@@ -49,6 +49,33 @@ struct MessageTemplateTests {
         }
     }
 
+    @Test("every kept template is found again by its own key, and only by it")
+    func lookup() throws {
+        var templates = MessageTemplates()
+        func tick(_ n: Int) throws(MethodError) -> Message {
+            let message = try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
+            try message.append([.uint32(UInt32(n))])
+            return message
+        }
+        for n in 0..<MessageTemplates.capacity { _ = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in try tick(n) } }
+        #expect(templates.count == MessageTemplates.capacity)
+        for n in (0..<MessageTemplates.capacity).reversed() {
+            var built = false
+            let copy = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in
+                built = true
+                return try tick(-1)
+            }
+            #expect(!built, "template \(n) was kept")
+            #expect(try copy.arguments() == [.uint32(UInt32(n))])
+        }
+        // Written in place: a key written again for another message finds that one, not the last.
+        let first = try templates.copy(writing: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
+                                                                 body: [.uint32(3)]) }) { () throws(MethodError) in try tick(-1) }
+        #expect(try first.arguments() == [.uint32(3)])
+        let second = try templates.copy(writing: { $0.writeMethodReturn(body: [.uint32(3)]) }) { () throws(MethodError) in try tick(99) }
+        #expect(try second.arguments() == [.uint32(99)], "a method return is not the signal with the same body")
+    }
+
     @Test("a malformed body is refused every time, never kept")
     func malformed() {
         let bus = try? startBus()
