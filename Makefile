@@ -7,7 +7,8 @@ RELEASE    := .build/release
 
 # Build: C libraries used through SwiftPM system-library targets.
 # gettext: msgfmt compiles the message catalogs in po/.
-BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config gettext
+# libdbus-1-dev's libdbus-1.a and libstdc++-12-dev's libstdc++.a are linked into snapsized (Package.swift).
+BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config gettext libstdc++-12-dev
 # Run and test: the buses and the real clients the tests drive.
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
               gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales

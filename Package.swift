@@ -64,12 +64,16 @@ let package = Package(
         // resident memory and start-up time (make bench: peak RSS, exec -> name owned). With lld, the
         // functions it runs are placed together (scripts/snapsized.order, made by scripts/link-order.sh),
         // and it is not position-independent (no relocations to apply at start): a smaller peak RSS.
-        // The C++ runtime the Swift runtime needs is static too (scripts/static-link: linker scripts named
-        // like the shared libraries, found first), and nothing is exported (the Swift driver passes
-        // -export-dynamic): README, Performance.
+        // The C++ runtime the Swift runtime needs and libdbus are static too, only the objects used: lld reads
+        // a linker script of scripts/static-link naming the archive instead of each shared library
+        // (--remap-inputs), so libdbus's libsystemd and the six libraries it loads are not loaded at all
+        // (snapsized/SystemdStubs.swift). Nothing is exported (the Swift driver passes -export-dynamic).
+        // README, Performance.
         .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
-                                                         "-L\(packageRoot)/scripts/static-link",
+                                                         "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
+                                                         "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
+                                                         "-Xlinker", "--remap-inputs=*/libdbus-1.so=\(packageRoot)/scripts/static-link/libdbus-1.ld",
                                                          "-Xlinker", "--no-export-dynamic",
                                                          "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering",

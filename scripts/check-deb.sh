@@ -37,6 +37,10 @@ for program in snapsized snapsizectl; do
         dpkg -S "$library" > /dev/null 2>&1 || dpkg -S "$(readlink -f "$library")" > /dev/null 2>&1 \
             || fail "$program needs $library, which no Debian package owns"
     done
+    # snapsized carries libdbus and the C++ runtime (README, Performance: each shared one cost RSS and start-up).
+    if [ "$program" = snapsized ] && grep -E "libstdc\+\+|libgcc_s|libdbus|libsystemd" "$work/ldd"; then
+        fail "snapsized loads a library it should carry statically"
+    fi
     version=$(env -i PATH=/usr/bin:/bin "$binary" --version) || fail "$program --version failed"
     [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
 done
