@@ -12,7 +12,9 @@ public final class EventListeners {
 
     let connection: Connection
     /// (listener's bus name, event type split at ':' — "Object", "Announcement", "").
-    private var registered: [(listener: String, event: [Substring])] = []
+    private var registered: [(listener: String, event: [Substring])] = [] {
+        didSet { hasAnnouncementListener = registered.contains(where: Self.isAnnouncement) }
+    }
     private var started = false
 
     public init(connection: Connection) {
@@ -21,10 +23,11 @@ public final class EventListeners {
 
     /// Whether some client listens for `object:announcement` by that name (a listener for all
     /// object events, as an event logger registers, does not count: it is not a screen reader).
-    public var hasAnnouncementListener: Bool {
-        registered.contains { entry in
-            entry.event.count >= 2 && entry.event[0].lowercased() == "object" && entry.event[1].lowercased() == "announcement"
-        }
+    /// Worked out when the list changes, not on every read: the speaker asks on every commit.
+    public private(set) var hasAnnouncementListener = false
+
+    private static func isAnnouncement(_ entry: (listener: String, event: [Substring])) -> Bool {
+        entry.event.count >= 2 && entry.event[0].lowercased() == "object" && entry.event[1].lowercased() == "announcement"
     }
 
     public func start() {

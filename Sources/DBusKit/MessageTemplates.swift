@@ -129,7 +129,11 @@ struct MessageTemplates {
 
         private mutating func append(_ string: String) {
             append(UInt32(truncatingIfNeeded: string.utf8.count))  // libdbus caps a message at 128 MiB
-            bytes.append(contentsOf: string.utf8)
+            // One copy of the string's own bytes (a native string always has them), rather than
+            // the byte-by-byte iteration `append(contentsOf: string.utf8)` becomes.
+            if string.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                bytes.append(contentsOf: string.utf8)
+            }
         }
 
         /// A tag per case, then the payload; containers carry their counts, so no two values meet.
