@@ -119,6 +119,18 @@ public enum Daemon {
             return .unavailable
         }
         loop.add(session)
+        // The name first, then everything that serves it (make bench: exec -> name owned). Nothing is
+        // dispatched before loop.run(): a call that arrives in between waits in libdbus's queue until
+        // the object below is exported, and the model it reads was restored before serve.
+        do {
+            guard try session.requestName(SelectorBus.name) else {
+                log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
+                return .unavailable
+            }
+        } catch {
+            log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
+            return .unavailable
+        }
         // Calls already queued together are applied in order and saved once, then answered.
         // (The loop keeps its closures, so they hold the loop and the model unowned: a strong capture
         // would be a cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.)
@@ -163,10 +175,6 @@ public enum Daemon {
         model.observePreviewMoves { [unowned previewGuard] owner in previewGuard.touched(by: owner) }
         do {
             try object.start()
-            guard try session.requestName(SelectorBus.name) else {
-                log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
-                return .unavailable
-            }
         } catch {
             log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
             return .unavailable

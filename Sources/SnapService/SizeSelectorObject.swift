@@ -40,8 +40,8 @@ public final class SizeSelectorObject {
         self.clients = ClientDirectory(connection: connection)
     }
 
-    /// Exports the object. Call before requesting the bus name, so that no call can arrive before
-    /// the object is there.
+    /// Exports the object. Call before the event loop runs: calls that arrive earlier wait in libdbus's
+    /// queue until the loop dispatches them (the daemon requests its name first).
     public func start() throws(MethodError) {
         try connection.export(path: SelectorBus.path, interfaces: [table])
     }

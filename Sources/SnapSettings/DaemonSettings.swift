@@ -41,7 +41,16 @@ public struct DaemonSettings: Equatable, Sendable {
 public struct DaemonOption: Sendable {
     public let name: String
     public let valueName: String?
-    public let help: String
+    /// Composed when read (--help, the man page), not at every start: gettext and the placeholders
+    /// were a fifth of the daemon's instructions before it owns its name (make bench: exec -> name owned).
+    public var help: String { composeHelp() }
+    private let composeHelp: @Sendable () -> String
+
+    init(name: String, valueName: String?, help: @escaping @autoclosure @Sendable () -> String) {
+        self.name = name
+        self.valueName = valueName
+        composeHelp = help
+    }
 
     /// Every option `snapsized` accepts, in `--help` order. Config files use the same names as keys.
     public static let all: [DaemonOption] = [
