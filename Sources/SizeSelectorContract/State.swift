@@ -52,54 +52,84 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
         self = state
     }
 
-    /// Applies a PropertiesChanged announcement.
+    /// Applies a PropertiesChanged announcement: every property it carries (a reload's list, track,
+    /// layout and words as well as the selection), each through the property's own decoder.
     public mutating func apply(_ change: SelectorChange) {
-        if let value = change.selectedIndex { selectedIndex = value }
-        if let value = change.selectedSize { selectedSize = value }
-        if let value = change.shownIndex { shownIndex = value }
-        if let value = change.shownSize { shownSize = value }
-        if let value = change.previewing { previewing = value }
-        if let value = change.valueText { valueText = value }
-        if let value = change.changedBy { changedBy = value }
+        for (property, value) in change.values {
+            _ = property.decode(value, into: &self)
+        }
     }
 }
 
-/// What one PropertiesChanged announced; nil means "not in this announcement".
+/// What one PropertiesChanged announced: each announced property of the contract with its wire
+/// value (only values of the property's type are kept). The typed views are nil for a property
+/// not in this announcement.
 public struct SelectorChange: Equatable, Sendable {
-    public var selectedIndex: Int?
-    public var selectedSize: Int?
-    public var shownIndex: Int?
-    public var shownSize: Int?
-    public var previewing: Bool?
-    public var valueText: String?
-    /// Announced only when a different client (or none) made this change than the one before.
-    public var changedBy: ClientIdentity?
+    public let values: [SelectorProperty: DBusValue]
 
-    public init(selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil, shownSize: Int? = nil,
-                previewing: Bool? = nil, valueText: String? = nil, changedBy: ClientIdentity? = nil) {
-        self.changedBy = changedBy
-        self.selectedIndex = selectedIndex
-        self.selectedSize = selectedSize
-        self.shownIndex = shownIndex
-        self.shownSize = shownSize
-        self.previewing = previewing
-        self.valueText = valueText
-    }
-
-    /// Reads the changed properties (`a{sv}`) of a PropertiesChanged; values of another type are left out.
+    /// Reads the changed properties (`a{sv}`) of a PropertiesChanged; values of another type and
+    /// names the contract does not know are left out.
     public init(changed properties: [String: DBusValue]) {
-        var decoded = SelectorState.empty
-        var present: Set<SelectorProperty> = []
+        var scratch = SelectorState.empty
+        var values: [SelectorProperty: DBusValue] = [:]
         for (name, value) in properties {
-            if let property = SelectorProperty(rawValue: name), property.decode(value, into: &decoded) {
-                present.insert(property)
+            if let property = SelectorProperty(rawValue: name), property.decode(value, into: &scratch) {
+                values[property] = value
             }
         }
-        func pick<T>(_ property: SelectorProperty, _ value: T) -> T? { present.contains(property) ? value : nil }
-        self.init(selectedIndex: pick(.selectedIndex, decoded.selectedIndex),
-                  selectedSize: pick(.selectedSize, decoded.selectedSize),
-                  shownIndex: pick(.shownIndex, decoded.shownIndex), shownSize: pick(.shownSize, decoded.shownSize),
-                  previewing: pick(.previewing, decoded.previewing), valueText: pick(.valueText, decoded.valueText),
-                  changedBy: pick(.changedBy, decoded.changedBy))
+        self.values = values
     }
+
+    /// An announcement of the given values (each encoded as the daemon encodes it): for tests and fakes.
+    public init(sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
+                shownSize: Int? = nil, previewing: Bool? = nil, valueText: String? = nil, valueTexts: [String]? = nil,
+                label: String? = nil, trackWidth: Double? = nil, trackInset: Double? = nil, layout: String? = nil,
+                changedBy: ClientIdentity? = nil) {
+        var state = SelectorState.empty
+        var present: [SelectorProperty] = []
+        func set<T>(_ property: SelectorProperty, _ field: WritableKeyPath<SelectorState, T>, _ value: T?) {
+            guard let value else { return }
+            state[keyPath: field] = value
+            present.append(property)
+        }
+        set(.sizes, \.sizes, sizes)
+        set(.selectedIndex, \.selectedIndex, selectedIndex)
+        set(.selectedSize, \.selectedSize, selectedSize)
+        set(.shownIndex, \.shownIndex, shownIndex)
+        set(.shownSize, \.shownSize, shownSize)
+        set(.previewing, \.previewing, previewing)
+        set(.valueText, \.valueText, valueText)
+        set(.valueTexts, \.valueTexts, valueTexts)
+        set(.label, \.label, label)
+        set(.trackWidth, \.trackWidth, trackWidth)
+        set(.trackInset, \.trackInset, trackInset)
+        set(.layout, \.layout, layout)
+        set(.changedBy, \.changedBy, changedBy)
+        values = Dictionary(uniqueKeysWithValues: present.map { ($0, $0.encode(state)) })
+    }
+
+    /// Whether this announcement carries `property`.
+    public func announces(_ property: SelectorProperty) -> Bool { values[property] != nil }
+
+    /// The announced value of `property`, read by its decoder as `field` of a state.
+    private func value<T>(_ property: SelectorProperty, _ field: KeyPath<SelectorState, T>) -> T? {
+        guard let value = values[property] else { return nil }
+        var state = SelectorState.empty
+        return property.decode(value, into: &state) ? state[keyPath: field] : nil
+    }
+
+    public var sizes: [Int]? { value(.sizes, \.sizes) }
+    public var selectedIndex: Int? { value(.selectedIndex, \.selectedIndex) }
+    public var selectedSize: Int? { value(.selectedSize, \.selectedSize) }
+    public var shownIndex: Int? { value(.shownIndex, \.shownIndex) }
+    public var shownSize: Int? { value(.shownSize, \.shownSize) }
+    public var previewing: Bool? { value(.previewing, \.previewing) }
+    public var valueText: String? { value(.valueText, \.valueText) }
+    public var valueTexts: [String]? { value(.valueTexts, \.valueTexts) }
+    public var label: String? { value(.label, \.label) }
+    public var trackWidth: Double? { value(.trackWidth, \.trackWidth) }
+    public var trackInset: Double? { value(.trackInset, \.trackInset) }
+    public var layout: String? { value(.layout, \.layout) }
+    /// Announced only when a different client (or none) made this change than the one before.
+    public var changedBy: ClientIdentity? { value(.changedBy, \.changedBy) }
 }

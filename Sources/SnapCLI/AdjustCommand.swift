@@ -20,6 +20,10 @@ struct AdjustCommand: Command {
         At an end, stderr says 'already at the largest size, 100 points'. The terminal is put back as it
         was on every way out; Ctrl-C cancels the preview and quits (exit 130). Without a terminal, keys
         are read from standard input as they come.
+        """) + "\n" + tr("""
+        adjust follows snapsized: when a reload (SIGHUP) or the preview timeout ends the preview, it says
+        'Cancelled: 60 points' as for Esc; a new list is shown as 'New sizes: 10 50 90; committed: 50', and
+        the keys then move through the new list on the new track.
         """)
     static let arguments: [ArgumentSpec] = [CommonArguments.timeout]
 
@@ -31,15 +35,24 @@ struct AdjustCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandFailure) {
         let client = try daemon.connect(context)
+        let loop = EventLoop()
+        weak var session: AdjustSession?
+        // Followed from here on: a reload (SIGHUP) can change the list, the track, the layout and the words.
+        client.attach(to: loop, onChange: { change in session?.follow(change) }, onLost: {
+            session?.lost()
+            loop.stop()
+        })
+        // The match rule was sent before this call, and the bus answers in order: nothing is missed after it.
         let initial = try daemon.perform { () throws(MethodError) in try client.state() }
-        guard let snapper = initial.snapper else {
+        guard initial.snapper != nil else {
             throw CommandFailure(.internalError, tr("snapsized reported a track that cannot be used: %s", "\(initial)"))
         }
-        let session = AdjustSession(client: client, snapper: snapper, state: initial, console: context.console,
+        let running = AdjustSession(client: client, state: initial, console: context.console,
                                     timeoutSeconds: daemon.timeoutSeconds)
+        session = running
         let terminal = RawTerminal(fd: context.inputFD)
         defer { terminal?.restore() }
-        try session.run(inputFD: context.inputFD)
+        try running.run(loop: loop, inputFD: context.inputFD)
     }
 }
 
@@ -48,32 +61,29 @@ final class AdjustSession {
     enum Outcome { case running, quit, interrupted, failed(CommandFailure) }
 
     let client: any SizeSelectorClient
-    let snapper: Snapper
-    /// The state read at the start: the daemon's value text of each size.
-    let initial: SelectorState
-    let label: String
+    /// The daemon's state as this session knows it: read at the start, then kept up to date from
+    /// every PropertiesChanged, so that positions are mapped with the daemon's current list and
+    /// track and every line uses its current value texts.
+    var state: SelectorState
     let console: Console
     let timeoutSeconds: Double
-    var committedIndex: Int
     /// The index this session previews, while it has a preview open.
     var previewIndex: Int?
     var outcome = Outcome.running
 
-    init(client: any SizeSelectorClient, snapper: Snapper, state: SelectorState, console: Console, timeoutSeconds: Double) {
+    init(client: any SizeSelectorClient, state: SelectorState, console: Console, timeoutSeconds: Double) {
         self.client = client
-        self.snapper = snapper
-        self.initial = state
-        self.label = state.label
+        self.state = state
         self.console = console
         self.timeoutSeconds = timeoutSeconds
-        self.committedIndex = state.selectedIndex
     }
 
-    func run(inputFD: Int32) throws(CommandFailure) {
-        let loop = EventLoop()
+    func run(loop: EventLoop, inputFD: Int32) throws(CommandFailure) {
         var decoder = KeyDecoder()
         var escapeTimer: TimerID?
         let handleKeys = { [unowned self] (keys: [Key]) in
+            // What the daemon announced before these keys (a reload, a timeout) is taken in first.
+            self.client.receivePending()
             for key in keys where self.isRunning { self.handle(key) }
             if !self.isRunning { loop.stop() }
         }
@@ -103,7 +113,7 @@ final class AdjustSession {
             }
         }
         console.errorLine(tr("%s: %s. Left/Right preview a size, Enter commits, Esc cancels, q quits.",
-                             label, initial.valueText(index: committedIndex)))
+                             state.label, state.valueText(index: state.selectedIndex)))
         loop.run()
         switch outcome {
         case .running, .quit: return
@@ -116,10 +126,10 @@ final class AdjustSession {
 
     func handle(_ key: Key) {
         switch key {
-        case .left, .down: move(to: (previewIndex ?? currentCommitted()) - 1)
-        case .right, .up: move(to: (previewIndex ?? currentCommitted()) + 1)
+        case .left, .down: move(to: (previewIndex ?? state.selectedIndex) - 1)
+        case .right, .up: move(to: (previewIndex ?? state.selectedIndex) + 1)
         case .home: move(to: 0)
-        case .end: move(to: snapper.sizes.lastIndex)
+        case .end: move(to: state.sizes.count - 1)
         case .enter: commit()
         case .escape: cancel()
         case .quit, .endOfInput:
@@ -132,45 +142,60 @@ final class AdjustSession {
         }
     }
 
-    /// The committed index as the daemon has it now (someone else may have changed it), when no preview is ours.
-    private func currentCommitted() -> Int {
-        if let state = call({ () throws(MethodError) in try client.state() }) { committedIndex = state.selectedIndex }
-        return committedIndex
+    /// One PropertiesChanged, in the order the daemon sent them. Our preview ending here ended
+    /// elsewhere (a reload, the preview timeout): our own Enter and Esc forget it before they call.
+    func follow(_ change: SelectorChange) {
+        let sizes = state.sizes
+        state.apply(change)
+        if change.previewing == false, previewIndex != nil {
+            previewIndex = nil
+            console.line(tr("Cancelled: %s", state.valueText(index: state.selectedIndex)))
+        }
+        // Bare numbers: a new unit comes in an announcement of its own, after the list's.
+        if state.sizes != sizes {
+            console.line(tr("New sizes: %s; committed: %s", state.sizes.map(String.init).joined(separator: " "),
+                            String(state.selectedSize)))
+        }
+    }
+
+    /// The session bus went away: nothing more can be previewed or committed.
+    func lost() {
+        if isRunning { outcome = .failed(CommandFailure(.unavailable, tr("the session bus went away"))) }
     }
 
     private func move(to wanted: Int) {
+        guard let snapper = state.snapper else { return }
         let target = snapper.sizes.clamp(wanted).index
-        let from = previewIndex ?? committedIndex
+        let from = previewIndex ?? state.selectedIndex
         if target != wanted && target == from {
-            console.errorLine(Texts.limitNote(largest: wanted > target, moved: false, valueText: initial.valueText(index: target)))
+            console.errorLine(Texts.limitNote(largest: wanted > target, moved: false, valueText: state.valueText(index: target)))
             return
         }
         if target == previewIndex { return }
         guard let x = try? snapper.position(of: target),
               let reply = call({ () throws(MethodError) in try client.preview(x: x) }) else { return }
         previewIndex = reply.index
-        console.line(tr("Preview: %s", initial.valueText(index: reply.index)))
+        console.line(tr("Preview: %s", state.valueText(index: reply.index)))
     }
 
     private func commit() {
-        guard let index = previewIndex, let x = try? snapper.position(of: index) else { return }
-        guard let reply = call({ () throws(MethodError) in try client.commit(x: x) }) else { return }
+        guard let index = previewIndex, let x = try? state.snapper?.position(of: index) else { return }
         previewIndex = nil
-        committedIndex = reply.index
-        console.line(tr("Committed: %s", initial.valueText(index: reply.index)))
+        guard let reply = call({ () throws(MethodError) in try client.commit(x: x) }) else { return }
+        console.line(tr("Committed: %s", state.valueText(index: reply.index)))
     }
 
     private func cancel() {
         guard previewIndex != nil else { return }
-        guard call({ () throws(MethodError) in try client.cancel() }) != nil else { return }
         previewIndex = nil
-        let state = call({ () throws(MethodError) in try client.state() })
-        if let state { committedIndex = state.selectedIndex }
-        console.line(tr("Cancelled: %s", initial.valueText(index: committedIndex)))
+        guard call({ () throws(MethodError) in try client.cancel() }) != nil else { return }
+        console.line(tr("Cancelled: %s", state.valueText(index: state.selectedIndex)))
     }
 
     /// A refusal (another client's preview) is reported and adjusting goes on; a lost daemon ends it.
+    /// The announcements sent before the reply are taken in before the caller acts on it.
     private func call<T>(_ body: () throws(MethodError) -> T) -> T? {
+        defer { client.receivePending() }
         do {
             return try body()
         } catch {

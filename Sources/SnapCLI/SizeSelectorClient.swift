@@ -36,6 +36,9 @@ public protocol SizeSelectorClient: AnyObject {
     /// Serves the connection from `loop` and calls `onChange` for each PropertiesChanged of the
     /// selector, `onLost` once when the session bus goes away.
     func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void)
+    /// Runs `onChange` now for each PropertiesChanged already received, in order: the ones sent
+    /// before a reply are queued behind it until the loop's next round. Never from inside `onChange`.
+    func receivePending()
 }
 
 /// The real client: one private session-bus connection held for the life of the command, so a
@@ -121,6 +124,8 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
         connection.onDisconnect = onLost
         loop.add(connection)
     }
+
+    public func receivePending() { connection.dispatchPending() }
 }
 
 extension CommandFailure {

@@ -29,6 +29,7 @@ final class FakeClient: SizeSelectorClient {
     func focus() throws(MethodError) { if let refusal { throw refusal } }
     func valueText() throws(MethodError) -> String { current.valueText }
     func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void) {}
+    func receivePending() {}
 }
 
 func runWithFake(_ fake: FakeClient, _ arguments: [String]) -> (status: Int32, out: String, err: String) {

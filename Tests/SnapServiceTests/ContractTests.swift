@@ -54,6 +54,37 @@ struct ContractTests {
         #expect(change == SelectorChange(shownIndex: 3, shownSize: 80, valueText: "80 points"))
     }
 
+    @Test("a client's state applies every property a PropertiesChanged announces (a reload's list, track, layout, words too)")
+    func applyEveryProperty() {
+        let reloaded = SelectorState(sizes: [10, 30, 50, 70], selectedIndex: 1, selectedSize: 30, shownIndex: 1, shownSize: 30,
+                                     previewing: false, valueText: "30 px", valueTexts: ["10 px", "30 px", "50 px", "70 px"],
+                                     label: "Brush", trackWidth: 200, trackInset: 4, layout: "numeric",
+                                     changedBy: ClientIdentity(uniqueName: ":1.7", pid: 42, command: "snapsizectl set"))
+        // Every property differs from the sample, so none can pass by being left alone.
+        for property in SelectorProperty.allCases {
+            #expect(property.encode(reloaded) != property.encode(SelectorState.sample), "\(property)")
+        }
+        var followed = SelectorState.sample
+        followed.apply(SelectorChange(changed: Dictionary(uniqueKeysWithValues: SelectorProperty.allCases.map {
+            ($0.name, $0.encode(reloaded))
+        })))
+        #expect(followed == reloaded)
+        // One property at a time: only that one changes.
+        for property in SelectorProperty.allCases {
+            var one = SelectorState.sample
+            one.apply(SelectorChange(changed: [property.name: property.encode(reloaded)]))
+            for other in SelectorProperty.allCases {
+                let expected = other == property ? reloaded : SelectorState.sample
+                #expect(other.encode(one) == other.encode(expected), "\(property) announced, \(other) read")
+            }
+        }
+        // The typed views read the announced values.
+        let change = SelectorChange(sizes: [10, 30], label: "Brush", trackWidth: 200, trackInset: 4, layout: "numeric")
+        #expect(change.sizes == [10, 30] && change.trackWidth == 200 && change.trackInset == 4 && change.layout == "numeric")
+        #expect(change.label == "Brush" && change.valueTexts == nil && change.selectedIndex == nil)
+        #expect(change.announces(.sizes) && !change.announces(.previewing))
+    }
+
     @Test("replies: (ui) and (uib) both ways; another shape is UnexpectedReply")
     func replyShapes() throws {
         let step = SelectorReply(index: 4, size: 100, atLimit: true)
