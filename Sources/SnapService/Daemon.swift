@@ -111,26 +111,29 @@ public enum Daemon {
     static func serve(model: SelectionModel, settings: DaemonSettings, environment: [String: String],
                       reread: (() throws(InvalidValue) -> DaemonSettings)? = nil) -> Status {
         let loop = EventLoop()
+        // The name first, then everything that serves it (make bench: exec -> name owned): RequestName
+        // goes right behind Hello, one round trip for both. Nothing is dispatched before loop.run(): a
+        // call that arrives in between waits in libdbus's queue until the object below is exported, and
+        // the model it reads was restored before serve.
         let session: Connection
+        let owned: Result<Bool, MethodError>
         do {
-            session = try Connection.session(environment: environment)
+            (session, owned) = try Connection.session(environment: environment, requesting: SelectorBus.name)
         } catch {
             log("cannot connect to the session bus (\(error.message))")
             return .unavailable
         }
-        loop.add(session)
-        // The name first, then everything that serves it (make bench: exec -> name owned). Nothing is
-        // dispatched before loop.run(): a call that arrives in between waits in libdbus's queue until
-        // the object below is exported, and the model it reads was restored before serve.
-        do {
-            guard try session.requestName(SelectorBus.name) else {
-                log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
-                return .unavailable
-            }
-        } catch {
+        switch owned {
+        case .success(true):
+            break
+        case .success(false):
+            log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
+            return .unavailable
+        case .failure(let error):
             log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
             return .unavailable
         }
+        loop.add(session)
         // Calls already queued together are applied in order and saved once, then answered.
         // (The loop keeps its closures, so they hold the loop and the model unowned: a strong capture
         // would be a cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.)
