@@ -104,6 +104,8 @@ public final class AccessibilityBus {
         // libatspi aborts its own process on an error reply to Set(CurrentValue); a write whose
         // commit could not be saved is answered as a refused one is: plainly, value unchanged.
         opened.answersUndoneCallsWithErrors = false
+        // The value event goes out before the session bus's reply and signals of the same commit.
+        opened.releasesGroupFirst = true
         opened.onDisconnect = { [unowned self, unowned opened] in self.dropped(opened) }
         joining = opened
         do {

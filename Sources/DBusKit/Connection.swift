@@ -34,6 +34,10 @@ public final class Connection {
     /// here until the group's changes are durable. The array is kept from group to group.
     var isHoldingGroup = false
     var groupHeld: [Message] = []
+    /// Whether what a group held on this connection goes out before what it held on the others
+    /// (the accessibility bus: a screen reader waits on it to tell a person about the change,
+    /// while a caller waits only for its reply). In the order the connections were added otherwise.
+    public var releasesGroupFirst = false
     /// Whether the replies of an undone group are sent as its error (true) or as they were (false:
     /// for a peer that must never receive an error reply, which then reads the unchanged state).
     public var answersUndoneCallsWithErrors = true

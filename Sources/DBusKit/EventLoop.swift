@@ -57,9 +57,10 @@ public final class EventLoop {
 
     /// Group commit. When set, every message already queued on the loop's connections is
     /// dispatched in order with the replies and signals it causes held back; then `end` runs once
-    /// (e.g. one durable write for all of the group's changes) and the held messages go out. If
-    /// `end` returns an error, the group's changes were undone: held signals are dropped and every
-    /// held method return is sent as that error instead. So nothing is answered before it is durable,
+    /// (e.g. one durable write for all of the group's changes) and the held messages go out, those
+    /// of connections marked `releasesGroupFirst` first. If `end` returns an error, the group's
+    /// changes were undone: held signals are dropped and every held method return is sent as that
+    /// error instead. So nothing is answered before it is durable,
     /// and a burst of calls costs one write. Messages sent outside dispatching (timers, signals) are not held.
     public var groupCommit: GroupCommit?
 
@@ -303,7 +304,12 @@ public final class EventLoop {
             group.begin()
             for binding in bindings { binding.dispatchAll() }
             let undone = group.end()
-            for binding in bindings { binding.connection.releaseGroup(undone: undone) }
+            for binding in bindings where binding.connection.releasesGroupFirst {
+                binding.connection.releaseGroup(undone: undone)
+            }
+            for binding in bindings where !binding.connection.releasesGroupFirst {
+                binding.connection.releaseGroup(undone: undone)
+            }
         } else {
             for binding in bindings { binding.dispatchAll() }
         }
