@@ -26,6 +26,8 @@ public final class Connection {
     var rootFallbackRegistered = false
     var subscriptions: [SubscriptionToken: SignalSubscription] = [:]
     var nextSubscriptionID: UInt64 = 1
+    /// The path and interface of the last method call (see `RecentString`).
+    var recentPath = RecentString(), recentInterface = RecentString()
     /// Signals and replies already built once (see `MessageTemplates`).
     var templates = MessageTemplates()
     /// Signals held back while the bus is not reading (see `emitLatest`).

@@ -1,3 +1,8 @@
+internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Routing one incoming method call to a table row and sending exactly one reply.
 ///
 /// The order of checks follows dbus-broker's driver: object, interface, member, then the
@@ -37,8 +42,11 @@ extension Connection {
     }
 
     private func route(_ message: Message) throws(MethodError) -> [DBusValue] {
-        guard let path = message.path else { throw MethodError(.unknownObject, "Method call without a path") }
-        let interface = message.interface
+        guard let rawPath = dbus_message_get_path(message.raw) else {
+            throw MethodError(.unknownObject, "Method call without a path")
+        }
+        let path = ObjectPath(unchecked: recentPath.string(rawPath))
+        let interface = dbus_message_get_interface(message.raw).map { recentInterface.string($0) }
         let member = message.member
         guard let tables = exports.tables(for: path) else {
             if interface == InterfaceName.introspectable.rawValue || interface == nil, member == "Introspect",
@@ -111,5 +119,18 @@ extension Connection {
     public func introspectionDocument(path: ObjectPath, tables: [InterfaceTable]) -> String {
         InterfaceTable.introspectionDocument(tables: tables, children: exports.childNames(of: path),
                                              includeStandardInterfaces: exports.tables(for: path) != nil)
+    }
+}
+
+/// The last string read from a message field, kept as a `String`: a run of calls to one object
+/// then reads its path and interface without making new Strings (for these, longer than 15
+/// bytes, each was an allocation and a UTF-8 check per call). Equal bytes are an equal String.
+struct RecentString {
+    private var last = ""
+
+    mutating func string(_ pointer: UnsafePointer<CChar>) -> String {
+        if last.withCString({ strcmp($0, pointer) == 0 }) { return last }
+        last = String(cString: pointer)
+        return last
     }
 }

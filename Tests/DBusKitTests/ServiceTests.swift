@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DBusKit
+@testable import DBusKit
 import TestSupport
 
 /// The exported test service, called with the project's own blocking client on a private bus.
@@ -132,6 +132,24 @@ struct ServiceTests {
             _ = try properties("GetAll", [.string("org.example.Node1")], path: ObjectPath(rawValue: "/org/example/Tree/other")!)
         }
         #expect(missing?.name == .unknownObject)
+    }
+
+    @Test("calls alternating between objects and interfaces each reach their own (the last path and interface are kept)")
+    func alternating() throws {
+        let node = ObjectPath(rawValue: "/org/example/Tree/node7")!
+        for round in 1...3 {
+            #expect(try call("Increment") == [.uint32(UInt32(round))])
+            #expect(try properties("Get", [.string("org.example.Node1"), .string("Path")], path: node)
+                    == [.variant(.objectPath(node))])
+            let elsewhere = methodError { () throws(MethodError) in
+                _ = try call("Increment", path: ObjectPath(rawValue: "/org/example/Tes")!)
+            }
+            #expect(elsewhere?.name == .unknownObject, "a prefix of the last path is another path")
+        }
+        var recent = RecentString()
+        for (text, expected) in [("/a", "/a"), ("/a", "/a"), ("/ab", "/ab"), ("/a", "/a"), ("", ""), ("é", "é")] {
+            #expect(text.withCString { recent.string($0) } == expected)
+        }
     }
 
     @Test("requestName reports a taken name; releaseName frees it")
