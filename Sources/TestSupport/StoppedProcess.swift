@@ -1,9 +1,46 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Whether `pid` is stopped (SIGSTOP: state T in /proc/PID/stat), so that what a test sends it
 /// next is certainly not read before it is resumed.
-public func isStopped(_ pid: pid_t) -> Bool {
+public func isStopped(_ pid: pid_t) -> Bool { processState(pid) == "T" }
+
+/// The state letter of /proc/PID/stat (R running, S sleeping, T stopped …).
+func processState(_ pid: pid_t) -> Character? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.range(of: ") ", options: .backwards) else { return false }
-    return stat[afterName.upperBound...].first == "T"
+          let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
+    return stat[afterName.upperBound...].first
+}
+
+/// The system call `pid` is in (its number, from /proc/PID/syscall), nil when it runs in user space.
+func systemCall(_ pid: pid_t) -> String? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8),
+          let first = text.split(separator: " ").first, first != "running", first != "-1" else { return nil }
+    return String(first)
+}
+
+/// Stops `pid` (an event loop) with SIGSTOP at a moment it waits in poll, idle, never part-way
+/// through a round: everything that reaches it while stopped is then seen by one poll after
+/// SIGCONT. The call it idles in is the one it sleeps in; a stop that lands elsewhere is undone
+/// and tried again. False if that never happened within `timeout` seconds. Where /proc/PID/syscall
+/// cannot be read (ptrace restrictions), it only stops `pid`.
+public func stopWhileIdle(_ pid: pid_t, timeout: Double = 10) -> Bool {
+    guard (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) != nil else {
+        kill(pid, SIGSTOP)
+        return waitUntil(timeout: timeout) { isStopped(pid) }
+    }
+    var idle: String?
+    guard waitUntil(timeout: timeout, { () -> Bool in
+        guard processState(pid) == "S", let call = systemCall(pid), processState(pid) == "S" else { return false }
+        idle = call
+        return true
+    }), let idle else { return false }
+    return waitUntil(timeout: timeout, interval: 0.02) {
+        kill(pid, SIGSTOP)
+        if waitUntil(timeout: 5, { isStopped(pid) }), systemCall(pid) == idle { return true }
+        kill(pid, SIGCONT)
+        return false
+    }
 }

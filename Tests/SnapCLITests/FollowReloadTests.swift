@@ -46,6 +46,28 @@ extension DaemonTests {
             #expect(try fixture.ctl(["get"]).out == "90\n")
         }
 
+        @Test("in Portuguese: the reload's cancel and the new list in the session's words")
+        func adjustFollowsInPortuguese() throws {
+            try #require(localeInstalled("pt_BR.UTF-8"), "pt_BR.UTF-8 is not installed: `make test` makes it (make locales)")
+            _ = try compileCatalogs()
+            let fixture = try DaemonFixture(startDaemon: false)
+            fixture.environment = withLanguage(fixture.environment, LANG: "pt_BR.UTF-8")
+            fixture.environment["TERM"] = "xterm"
+            try fixture.start()
+            let adjust = try TerminalProcess(productPath("snapsizectl")!, ["adjust"], environment: fixture.environment)
+            try #require(adjust.waitForOutput(containing: "q sai"), "\(adjust.output)")
+            terminal.press(adjust, right, expect: "Pré-visualização: 80 pontos")
+            #expect(try fixture.reload(config: "sizes = 10,50,90\n"), "\(fixture.daemon?.stderr ?? "")")
+            #expect(adjust.waitForOutput(containing: "Novos tamanhos: 10 50 90; confirmado: 50\n"), "\(adjust.output)")
+            terminal.press(adjust, right, expect: "Pré-visualização: 90 pontos")
+            adjust.send("q")
+            #expect(adjust.waitForExit() == 0)
+            #expect(adjust.output.split(separator: "\n").dropFirst().map(String.init) == [
+                "Pré-visualização: 80 pontos", "Cancelado: 60 pontos", "Novos tamanhos: 10 50 90; confirmado: 50",
+                "Pré-visualização: 90 pontos", "Cancelado: 50 pontos",
+            ])
+        }
+
         @Test("the preview timeout ends adjust's preview: shown as any cancel, the next key starts from the committed size")
         func previewTimeout() throws {
             let fixture = try DaemonFixture(["--preview-timeout", "1"])
@@ -73,8 +95,8 @@ extension DaemonTests {
             watcher.listen()
             // adjust is stopped while the bus hands it the reload's announcements and then a key:
             // it wakes with both waiting, the key read before the announcements are dispatched.
-            adjust.signal(SIGSTOP)
-            #expect(waitUntil(timeout: 10) { isStopped(adjust.pid) })
+            defer { adjust.signal(SIGCONT) }
+            try #require(stopWhileIdle(adjust.pid), "adjust could not be stopped in its poll")
             #expect(try fixture.reload(config: Self.wider), "\(fixture.daemon?.stderr ?? "")")
             #expect(watcher.pump { watcher.propertiesChanged.count >= 2 }, "the cancel, the new list")
             watcher.settle(0.2)
@@ -96,14 +118,16 @@ extension DaemonTests {
             let monitor = try ChildProcess("dbus-monitor", ["--address", fixture.bus.address, "type='method_call',member='Preview'"],
                                            environment: fixture.environment)
             defer { monitor.terminate() }
+            // dbus-monitor is watching once the bus has told it its name (whatever its match rule).
+            #expect(waitUntil(timeout: 10) { monitor.stdout.contains("NameAcquired") || monitor.stdout.contains("NameLost") },
+                    "\(monitor.stdout) \(monitor.stderr)")
             let adjust = try terminal.adjust(fixture)
             terminal.press(adjust, right, expect: "Preview: 80 points")
             #expect(waitUntil(timeout: 10) { monitor.stdout.components(separatedBy: "member=Preview").count == 2 }, "\(monitor.stdout)")
             // The daemon is stopped while adjust sends its next Preview (from the old track's position):
             // on waking it takes the SIGHUP first, then the call.
-            kill(daemon.pid, SIGSTOP)
             defer { kill(daemon.pid, SIGCONT) }
-            #expect(waitUntil(timeout: 10) { isStopped(daemon.pid) })
+            try #require(stopWhileIdle(daemon.pid), "snapsized could not be stopped in its poll")
             adjust.send(right)
             #expect(waitUntil(timeout: 10) { monitor.stdout.components(separatedBy: "member=Preview").count == 3 }, "\(monitor.stdout)")
             try fixture.writeConfig(Self.wider)
