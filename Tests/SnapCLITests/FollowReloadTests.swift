@@ -83,6 +83,18 @@ extension DaemonTests {
             ])
         }
 
+        @Test("the session bus goes away: adjust says so at once and exits 69, the terminal restored")
+        func busGone() throws {
+            let fixture = try DaemonFixture()
+            let adjust = try terminal.adjust(fixture)
+            terminal.press(adjust, right, expect: "Preview: 80 points")
+            fixture.stop()
+            fixture.bus.stop()
+            #expect(adjust.waitForExit() == 69, "\(adjust.output)")
+            #expect(adjust.output.hasSuffix("snapsizectl: the session bus went away\n"), "\(adjust.output)")
+            #expect(terminal.isRestored(adjust))
+        }
+
         /// A longer list on a wider track: the old track's last position (324) is the new list's 105.
         static let wider = "sizes = 30,45,60,75,90,105,120\ntrack-width = 400\n"
 
