@@ -74,6 +74,19 @@ struct MessageTemplateTests {
         #expect(try first.arguments() == [.uint32(3)])
         let second = try templates.copy(writing: { $0.writeMethodReturn(body: [.uint32(3)]) }) { () throws(MethodError) in try tick(99) }
         #expect(try second.arguments() == [.uint32(99)], "a method return is not the signal with the same body")
+        // Keys longer than the writer's first buffer: it grows, and they still match byte for byte.
+        let long = String(repeating: "x", count: 3000)
+        #expect(key([.string(long)]) == key([.string(long)]))
+        #expect(key([.string(long)]) != key([.string(long.dropLast() + "y")]))
+        for text in [long, long + "y", long] {
+            let copy = try templates.copy(writing: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
+                                                                    body: [.string(text)]) }) { () throws(MethodError) in
+                let message = try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
+                try message.append([.string(text)])
+                return message
+            }
+            #expect(try copy.arguments() == [.string(text)])
+        }
     }
 
     @Test("a malformed body is refused every time, never kept")
