@@ -100,8 +100,11 @@ bench: bench-programs
 profile: bench-programs
 	for mode in daemon daemon-a11y floor sdbus gdbus; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
 
+# Built as `make programs` and the package build them, without the $$ORIGIN run path SwiftPM adds
+# otherwise: with it, the dynamic linker would first look for libc and libm beside snapsized (some 40
+# failed opens and stats at every start, which the installed daemon never makes; exec -> name owned).
 bench-programs: bench-deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --disable-local-rpath
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-floor Benchmarks/floor/floor.c $$(pkg-config --cflags --libs dbus-1)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-sdbus-peer Benchmarks/peers/sdbus-peer.c \
 	    $$(pkg-config --cflags --libs libsystemd)
