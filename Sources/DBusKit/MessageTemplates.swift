@@ -134,9 +134,14 @@ struct MessageTemplates {
         }
 
         /// Makes room for `more` bytes after the `count` written.
+        @inline(__always)
         private func reserve(_ more: Int) {
-            guard count + more > capacity else { return }
-            let grown = max(2 * capacity, count + more)
+            if count + more > capacity { grow(to: count + more) }
+        }
+
+        @inline(never)
+        private func grow(to needed: Int) {
+            let grown = max(2 * capacity, needed)
             let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
             moved.copyMemory(from: base, byteCount: count)
             base.deallocate()
