@@ -46,13 +46,12 @@ public enum Daemon {
             log(error.message)
             return Status.usage.rawValue
         }
-        let model = makeModel(settings)
         // SIGHUP reads the file again; there, a file that cannot be used keeps the running settings.
         let reread = { () throws(InvalidValue) -> DaemonSettings in
             let config = try readConfig(path: configPath, explicit: flags["config"] != nil, reloading: true)
             return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         }
-        return serve(model: model, settings: settings, environment: environment, reread: reread).rawValue
+        return serve(settings: settings, environment: environment, reread: reread).rawValue
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -107,14 +106,15 @@ public enum Daemon {
         return SelectionModel(selection: selection, texts: settings.texts, store: store)
     }
 
-    /// Connects, exports, takes the name and runs the loop; returns how it ended.
-    static func serve(model: SelectionModel, settings: DaemonSettings, environment: [String: String],
+    /// Connects, takes the name, restores the selection, exports and runs the loop; returns how it ended.
+    static func serve(settings: DaemonSettings, environment: [String: String],
                       reread: (() throws(InvalidValue) -> DaemonSettings)? = nil) -> Status {
         let loop = EventLoop()
         // The name first, then everything that serves it (make bench: exec -> name owned): RequestName
         // goes right behind Hello, one round trip for both. Nothing is dispatched before loop.run(): a
-        // call that arrives in between waits in libdbus's queue until the object below is exported, and
-        // the model it reads was restored before serve.
+        // call that arrives in between waits in libdbus's queue until the saved size is restored and the
+        // object that answers from it is exported, below. (A second snapsized, refused the name, no
+        // longer reads the state file, nor moves an unusable one aside under the running one.)
         let session: Connection
         let owned: Result<Bool, MethodError>
         do {
@@ -134,6 +134,7 @@ public enum Daemon {
             return .unavailable
         }
         loop.add(session)
+        let model = makeModel(settings)
         // Calls already queued together are applied in order and saved once, then answered.
         // (The loop keeps its closures, so they hold the loop and the model unowned: a strong capture
         // would be a cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.)
