@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 
 /// SnapCore's `index(at:)` (Sources/snapcore-bench) against the same mapping written in C and
-/// compiled -O2 (Benchmarks/core/index-at.c), run alternately seven times each after every server
-/// has stopped (C, Swift, C, ...); the ratio is the median of the seven runs' Swift/C ratios, each
-/// against the C run just before it (on a shared machine one run can be twice as slow as the next,
-/// and three pairs left the median to one such run). Both print a checksum of
+/// compiled -O2 (Benchmarks/core/index-at.c), run alternately eleven times each after every server
+/// has stopped (C, Swift, C, ...); the ratio is the median of the eleven runs' Swift/C ratios, each
+/// against the C run just before it (on a shared machine one run can be twice as slow as the next:
+/// three pairs left the median to one such run, and seven still moved it by 0.15x). Both print a checksum of
 /// their answers; a difference means the two are not the same mapping, and the row is dropped.
 struct SnapCoreComparison {
     private(set) var swiftNanoseconds = 0.0
@@ -14,7 +14,7 @@ struct SnapCoreComparison {
 
     init?(swift: String, c: String) {
         var swiftRuns: [Double] = [], cRuns: [Double] = [], ratios: [Double] = []
-        for _ in 0..<7 {
+        for _ in 0..<11 {
             guard let (cTime, cSum) = Self.measure(c, []), let (swiftTime, swiftSum) = Self.measure(swift, ["--index-only"]),
                   cSum == swiftSum, cTime > 0 else { return nil }
             swiftRuns.append(swiftTime)
