@@ -23,9 +23,16 @@ printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n' > "$dir/debi
 depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize/usr/bin/snapsized debian/snapsize/usr/bin/snapsizectl | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+# snapsized links libdbus and the C++ runtime statically (Package.swift): their source packages, as
+# Debian records static linking, so that the archive keeps the sources the binary was built from.
+built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libdbus-1-dev libstdc++-12-dev libgcc-12-dev \
+    | sort -u | paste -sd, - | sed 's/,/, /g')
+[ -n "$built_using" ] || { echo "build-deb: cannot tell the source packages of the static libraries" >&2; exit 1; }
+
 install -d -m 755 "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
+    -e "s/@BUILT_USING@/$built_using/" \
     "$here/packaging/control" > "$root/DEBIAN/control"
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"

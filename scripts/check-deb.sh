@@ -25,6 +25,10 @@ done
 depends=$(dpkg-deb --field "$deb" Depends)
 case $depends in *libdbus-1-3*) ;; *) fail "Depends lacks libdbus-1-3: $depends" ;; esac
 case $depends in *swift*) fail "Depends names a Swift package: $depends" ;; esac
+# snapsized carries libdbus and the C++ runtime statically: Built-Using names their sources.
+built_using=$(dpkg-deb --field "$deb" Built-Using)
+case $built_using in *"dbus (= "*) ;; *) fail "Built-Using lacks dbus: $built_using" ;; esac
+case $built_using in *"gcc-12 (= "*) ;; *) fail "Built-Using lacks gcc-12: $built_using" ;; esac
 
 dpkg -x "$deb" "$work/root"
 for program in snapsized snapsizectl; do
