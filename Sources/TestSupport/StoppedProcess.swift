@@ -7,6 +7,9 @@ import Glibc
 /// next is certainly not read before it is resumed.
 public func isStopped(_ pid: pid_t) -> Bool { processState(pid) == "T" }
 
+/// Whether `pid` sleeps in a system call (waiting for something: a reply, a poll).
+public func sleepsInSystemCall(_ pid: pid_t) -> Bool { processState(pid) == "S" && systemCall(pid) != nil }
+
 /// The state letter of /proc/PID/stat (R running, S sleeping, T stopped …).
 func processState(_ pid: pid_t) -> Character? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

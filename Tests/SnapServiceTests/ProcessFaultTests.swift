@@ -114,6 +114,34 @@ struct ProcessFaultTests {
         #expect(try fixture.client().property("Label") == .string("Brush"))
     }
 
+    @Test("SIGHUP and SIGTERM while snapsized starts (its bus not answering yet): handled once it serves, never fatal")
+    func signalsDuringStartUp() throws {
+        guard let executable = productPath("snapsized") else { throw TestFailure("snapsized is not built") }
+        for signo in [SIGHUP, SIGTERM] {
+            let fixture = try DaemonFixture(startDaemon: false)
+            // The session bus accepts the connection and does not answer: start-up waits for it.
+            let bus = fixture.bus.daemon.pid
+            kill(bus, SIGSTOP)
+            defer { kill(bus, SIGCONT) }
+            let daemon = try ChildProcess(executable, ["--no-accessibility"], environment: fixture.environment, stderr: .file)
+            defer { daemon.terminate() }
+            #expect(waitUntil(timeout: 10) { sleepsInSystemCall(daemon.pid) }, "snapsized never waited for its bus")
+            kill(daemon.pid, signo)
+            kill(bus, SIGCONT)
+            let client = try fixture.client()
+            if signo == SIGHUP {
+                // It serves, and the reload was done once it could be.
+                #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
+                #expect(waitUntil(timeout: 10) { daemon.stderr.contains("reload (SIGHUP)") }, "\(daemon.stderr)")
+                #expect(daemon.isRunning)
+            } else {
+                // An orderly stop: exit 0, as a SIGTERM while serving gives.
+                #expect(waitUntil(timeout: 10) { !daemon.isRunning }, "SIGTERM during start-up was never handled")
+                #expect(daemon.wait() == 0, "\(daemon.stderr)")
+            }
+        }
+    }
+
     @Test("two corrupt state files within one second: each is kept, none overwritten")
     func badFilesInOneSecond() throws {
         let folder = try makeTemporaryDirectory()
