@@ -68,36 +68,7 @@ public final class Connection {
     /// this connection now owns `name`, or why the bus refused to say.
     public static func registered(address: String, requesting name: BusName)
         throws(MethodError) -> (connection: Connection, owned: Result<Bool, MethodError>) {
-        let opened = try open(address)
-        let owned: Result<Bool, MethodError>
-        do throws(MethodError) {
-            let hello = try Message.methodCall(destination: BusName.bus.rawValue, path: .bus,
-                                               interface: InterfaceName.bus.rawValue, member: "Hello")
-            var pending: OpaquePointer? = nil
-            checkMemory(dbus_connection_send_with_reply(opened, hello.raw, &pending, -1), "dbus_connection_send_with_reply")
-            guard let pending else { throw MethodError(.disconnected, "Connection is not connected") }
-            defer { dbus_pending_call_unref(pending) }
-            let flags = UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
-            owned = Result { () throws(MethodError) in
-                let result = try withDBusError { error in dbus_bus_request_name(opened, name.rawValue, flags, error) }
-                return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
-            }
-            // Hello's answer came first; this only takes it (or waits, should RequestName have failed early).
-            dbus_pending_call_block(pending)
-            guard let raw = dbus_pending_call_steal_reply(pending) else { throw MethodError(.noReply, "Hello had no answer") }
-            let reply = Message(adopting: raw)
-            if reply.isError { throw reply.methodError }
-            let values = try reply.arguments()
-            guard values.count == 1, let unique = values[0].asString, !unique.isEmpty else {
-                throw MethodError(.failed, "The bus answered Hello with signature '\(signature(of: values))'")
-            }
-            checkMemory(dbus_bus_set_unique_name(opened, unique), "dbus_bus_set_unique_name")
-        } catch {
-            dbus_connection_close(opened)
-            dbus_connection_unref(opened)
-            throw error
-        }
-        return (Connection(opened: opened), owned)
+        try BusRegistration(address: address).finish(requesting: name)
     }
 
     /// Opens a private connection to the bus at `address` WITHOUT registering: nothing here waits
@@ -108,7 +79,7 @@ public final class Connection {
         Connection(opened: try open(address))
     }
 
-    private static func open(_ address: String) throws(MethodError) -> OpaquePointer {
+    static func open(_ address: String) throws(MethodError) -> OpaquePointer {
         _ = threadsInitialised
         let opened = try withDBusError { error in dbus_connection_open_private(address, error) }
         guard let opened else { throw MethodError(.failed, "dbus_connection_open_private returned NULL") }
@@ -116,7 +87,7 @@ public final class Connection {
         return opened
     }
 
-    private init(opened: OpaquePointer) {
+    init(opened: OpaquePointer) {
         raw = opened
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
         checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),

@@ -34,13 +34,20 @@ public enum Daemon {
             log(error.message)
             return Status.usage.rawValue
         }
+        // The session bus first (make bench: exec -> name owned): connecting and authenticating take
+        // round trips to the bus, which answers while the settings below are read. Only RequestName,
+        // in serve, takes the name, so wrong settings still stop start-up without it; a bus that is
+        // not there is reported there too, after the settings.
+        let registration = Result { () throws(MethodError) in try BusRegistration.session(environment: environment) }
         let statePath = defaultStatePath(environment: environment)
         let configPath = flags["config"] ?? defaultConfigPath(environment: environment)
         let settings: DaemonSettings
         do {
             // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
             _ = try DaemonArguments.settings(flags: flags, config: [:], defaultStateFile: statePath)
+            try? registration.get().advance()
             let config = try readConfig(path: configPath, explicit: flags["config"] != nil)
+            try? registration.get().advance()
             settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         } catch {
             log(error.message)
@@ -51,7 +58,7 @@ public enum Daemon {
             let config = try readConfig(path: configPath, explicit: flags["config"] != nil, reloading: true)
             return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         }
-        return serve(settings: settings, environment: environment, reread: reread).rawValue
+        return serve(settings: settings, environment: environment, reread: reread, registration: registration).rawValue
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -108,7 +115,8 @@ public enum Daemon {
 
     /// Connects, takes the name, restores the selection, exports and runs the loop; returns how it ended.
     static func serve(settings: DaemonSettings, environment: [String: String],
-                      reread: (() throws(InvalidValue) -> DaemonSettings)? = nil) -> Status {
+                      reread: (() throws(InvalidValue) -> DaemonSettings)? = nil,
+                      registration: Result<BusRegistration, MethodError>? = nil) -> Status {
         let loop = EventLoop()
         // The name first, then everything that serves it (make bench: exec -> name owned): RequestName
         // goes right behind Hello, one round trip for both. Nothing is dispatched before loop.run(): a
@@ -118,7 +126,10 @@ public enum Daemon {
         let session: Connection
         let owned: Result<Bool, MethodError>
         do {
-            (session, owned) = try Connection.session(environment: environment, requesting: SelectorBus.name)
+            let started = try (registration ?? Result { () throws(MethodError) in
+                try BusRegistration.session(environment: environment)
+            }).get()
+            (session, owned) = try started.finish(requesting: SelectorBus.name)
         } catch {
             log("cannot connect to the session bus (\(error.message))")
             return .unavailable

@@ -75,6 +75,33 @@ struct LifecycleTests {
         #expect(result.stderr.hasPrefix("snapsized: "))
     }
 
+    @Test("invalid options, with a session bus there, never take the name (snapsized connects before reading them)")
+    func badOptionsNeverOwnTheName() throws {
+        let fixture = try DaemonFixture(startDaemon: false)
+        let name = "org.snapsize.SizeSelector1"
+        let watcher = try Connection(address: fixture.bus.address)
+        watcher.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'")
+        final class Seen { var owners: [String] = [] }
+        let seen = Seen()
+        watcher.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { signal in
+            if signal.arguments.count == 3, let owner = signal.arguments[2].asString { seen.owners.append(owner) }
+        }
+        _ = try watcher.nameHasOwner(name)  // the match is in place
+        let loop = EventLoop()
+        loop.add(watcher)
+        defer { loop.remove(watcher) }
+        for arguments in [["--sizes", "20,x"], ["--config", fixture.bus.directory + "/missing.conf"]] {
+            let result = try fixture.tool(try DaemonFixture.snapsized, arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            _ = try watcher.nameHasOwner(name)  // any NameOwnerChanged from the bus came before this answer
+            loop.run(seconds: 0.05)
+            #expect(seen.owners.isEmpty, "\(arguments): the name was owned by \(seen.owners)")
+        }
+        // The watch sees a daemon that does take the name.
+        try fixture.start()
+        #expect(waitUntil(timeout: 10) { loop.run(seconds: 0.05); return !seen.owners.isEmpty })
+    }
+
     @Test("a config file supplies settings; flags win")
     func configFile() throws {
         let fixture = try DaemonFixture(startDaemon: false)
