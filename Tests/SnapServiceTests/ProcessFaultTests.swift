@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import SnapService
 import TestSupport
 
@@ -125,12 +126,21 @@ struct ProcessFaultTests {
             defer { kill(bus, SIGCONT) }
             let daemon = try ChildProcess(executable, ["--no-accessibility"], environment: fixture.environment, stderr: .file)
             defer { daemon.terminate() }
-            #expect(waitUntil(timeout: 10) { sleepsInSystemCall(daemon.pid) }, "snapsized never waited for its bus")
+            // Connected (a socket among its files: its signals are blocked by then) and waiting.
+            func connected() -> Bool {
+                let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd")) ?? []
+                return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/fd/\($0)"))?.hasPrefix("socket:") == true }
+            }
+            #expect(waitUntil(timeout: 10) { connected() && sleepsInSystemCall(daemon.pid) }, "snapsized never waited for its bus")
             kill(daemon.pid, signo)
             kill(bus, SIGCONT)
             let client = try fixture.client()
             if signo == SIGHUP {
-                // It serves, and the reload was done once it could be.
+                // It takes its name once the bus answers, serves, and did the reload once it could.
+                let probe = try Connection(address: fixture.bus.address)
+                #expect(waitUntil(timeout: 10) {
+                    (try? probe.nameHasOwner(SelectorBus.name.rawValue, timeoutMilliseconds: 2000)) == true || !daemon.isRunning
+                }, "snapsized never took its name")
                 #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
                 #expect(waitUntil(timeout: 10) { daemon.stderr.contains("reload (SIGHUP)") }, "\(daemon.stderr)")
                 #expect(daemon.isRunning)
