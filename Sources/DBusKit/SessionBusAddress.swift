@@ -73,14 +73,4 @@ extension Connection {
         }
         return try Connection(address: found.address)
     }
-
-    /// Connects to the session bus found by `SessionBusAddress.find` in `environment`, registering
-    /// and requesting `name` in one round trip (`registered(address:requesting:)`).
-    public static func session(environment: [String: String], requesting name: BusName)
-        throws(MethodError) -> (connection: Connection, owned: Result<Bool, MethodError>) {
-        guard let found = SessionBusAddress.find(environment: environment) else {
-            throw MethodError(.badAddress, SessionBusAddress.absence(environment: environment))
-        }
-        return try registered(address: found.address, requesting: name)
-    }
 }

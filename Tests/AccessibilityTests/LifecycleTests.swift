@@ -88,7 +88,7 @@ struct LifecycleTests {
     func focusAndAnnouncements() throws {
         let fixture = try SliderFixture()
         let listener = try EventListener(environment: fixture.stack.environment)
-        let announcement = "object:announcement", value = "object:property-change:accessible-value"
+        let announcement = "object:announcement"
         let focus = "object:state-changed:focused"
         // A burst of 40 steps: announced once it pauses, with the final value. (When exactly is
         // SpeakerTests' business, on a hand-driven clock; a loaded machine may pause mid-burst.)

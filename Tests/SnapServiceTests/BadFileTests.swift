@@ -73,7 +73,7 @@ struct BadFileTests {
           arguments: Damage.allCases.filter { $0 != .symlink && $0 != .empty })
     func config(kind: Damage) throws {
         let fixture = try DaemonFixture(startDaemon: false)
-        let path = fixture.bus.directory + "/home/.config/snapsize/config"
+        let path = fixture.configFile
         try Self.damage(path, kind, valid: "sizes = 1,2,3\n")
         let before = try? Data(contentsOf: URL(fileURLWithPath: path))
         try fixture.start(["--label", "Brush"])
@@ -88,7 +88,7 @@ struct BadFileTests {
     @Test("an empty config file and a symlinked one are fine")
     func configFine() throws {
         let fixture = try DaemonFixture(startDaemon: false)
-        let path = fixture.bus.directory + "/home/.config/snapsize/config"
+        let path = fixture.configFile
         try Self.damage(path, .symlink, valid: "sizes = 1,2,3\n")
         try fixture.start()
         #expect(try fixture.client().property("Sizes") == .array(elementSignature: "i", [.int32(1), .int32(2), .int32(3)]))

@@ -34,10 +34,7 @@ struct ProcessFaultTests {
     func closedStderr() throws {
         let fixture = try DaemonFixture(startDaemon: false)
         // A default config file it cannot use: a line is logged at once.
-        let config = fixture.bus.directory + "/home/.config/snapsize/config"
-        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try "sizes = nonsense\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try fixture.writeConfig("sizes = nonsense\n")
         let daemon = try startSnapsized(["--no-accessibility"], environment: fixture.environment,
                                         busAddress: fixture.bus.address, stderr: .closedPipe)
         defer { daemon.terminate() }
@@ -48,29 +45,20 @@ struct ProcessFaultTests {
         #expect(daemon.isRunning)
     }
 
-    /// A running daemon and the path of its default config file (the folder exists, the file not yet).
-    private func daemonWithConfigFolder() throws -> (DaemonFixture, ChildProcess, String) {
+    /// A running daemon without a config file (`fixture.writeConfig` writes one before a SIGHUP).
+    private func daemonWithoutConfig() throws -> (DaemonFixture, ChildProcess) {
         let fixture = try DaemonFixture(startDaemon: false)
-        let config = fixture.bus.directory + "/home/.config/snapsize/config"
-        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
         try fixture.start()
         guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
-        return (fixture, daemon, config)
+        return (fixture, daemon)
     }
 
     @Test("SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file")
     func reload() throws {
-        let (fixture, daemon, config) = try daemonWithConfigFolder()
+        let (fixture, daemon) = try daemonWithoutConfig()
         let client = try fixture.client()
         func reloaded(_ text: String, logging expected: String) -> Bool {
-            try? text.write(toFile: config, atomically: true, encoding: .utf8)
-            let before = daemon.stderr.components(separatedBy: "reload (SIGHUP)").count
-            kill(daemon.pid, SIGHUP)
-            return waitUntil(timeout: 5) {
-                let log = daemon.stderr
-                return log.components(separatedBy: "reload (SIGHUP)").count > before && log.contains(expected)
-            }
+            (try? fixture.reload(config: text)) == true && waitUntil(timeout: 5) { daemon.stderr.contains(expected) }
         }
         /// A preview left alone: ended by the preview timeout within `seconds`?
         func previewEnds(within seconds: Double) throws -> Bool {
@@ -88,16 +76,16 @@ struct ProcessFaultTests {
 
     @Test("SIGHUP with a new label and unit: the words change live, PropertiesChanged names them")
     func reloadWords() throws {
-        let (fixture, daemon, config) = try daemonWithConfigFolder()
+        let (fixture, daemon) = try daemonWithoutConfig()
         let watcher = try fixture.client()
         watcher.listen()
-        try "label = Brush\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try fixture.writeConfig("label = Brush\n")
         kill(daemon.pid, SIGHUP)
         #expect(watcher.pump { !watcher.propertiesChanged.isEmpty }, "\(daemon.stderr)")
         #expect(watcher.propertiesChanged.first == ["Label": .string("Brush")])
         #expect(try fixture.client().property("Label") == .string("Brush"))
         #expect(daemon.stderr.contains("applied label/unit"), "\(daemon.stderr)")
-        try "label = Brush\nunit = dots\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try fixture.writeConfig("label = Brush\nunit = dots\n")
         kill(daemon.pid, SIGHUP)
         #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "\(daemon.stderr)")
         let texts = DBusValue.array(elementSignature: "s", [20, 40, 60, 80, 100].map { .string("\($0) dots") })
@@ -106,7 +94,7 @@ struct ProcessFaultTests {
         let read = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", "org.snapsize.SizeSelector1", "Label")
         #expect(read.stdout.contains("'Brush'"), "\(read)")
         // A broken file keeps the running words; nothing is announced.
-        try "label = Other\nsizes = nonsense\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try fixture.writeConfig("label = Other\nsizes = nonsense\n")
         kill(daemon.pid, SIGHUP)
         #expect(waitUntil(timeout: 5) { daemon.stderr.contains("running settings stay") }, "\(daemon.stderr)")
         watcher.settle(0.3)

@@ -9,29 +9,18 @@ import TestSupport
 /// clients (gdbus, dbus-monitor) see the change, the state file holds the mapped size.
 @Suite("Reload: a new list, track or layout", .serialized)
 struct ReloadTests {
-    /// A daemon started with `config` as its default config file, and that file's path.
-    private func daemon(config text: String) throws -> (DaemonFixture, ChildProcess, String) {
+    /// A daemon started with `text` as its default config file.
+    private func daemon(config text: String) throws -> (DaemonFixture, ChildProcess) {
         let fixture = try DaemonFixture(startDaemon: false)
-        let config = fixture.bus.directory + "/home/.config/snapsize/config"
-        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        try fixture.writeConfig(text)
         try fixture.start()
         guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
-        return (fixture, daemon, config)
-    }
-
-    /// Writes `text` to the config file, sends SIGHUP, and waits for the reload's log line.
-    private func reload(_ daemon: ChildProcess, _ config: String, _ text: String) throws -> Bool {
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
-        let before = daemon.stderr.components(separatedBy: "reload (SIGHUP)").count
-        kill(daemon.pid, SIGHUP)
-        return waitUntil(timeout: 10) { daemon.stderr.components(separatedBy: "reload (SIGHUP)").count > before }
+        return (fixture, daemon)
     }
 
     @Test("new sizes and track width: applied live, the committed size mapped as the core maps it, announced, saved, kept through a restart")
     func newList() throws {
-        let (fixture, daemon, config) = try daemon(config: "sizes = 20,40,60,80,100\n")
+        let (fixture, daemon) = try daemon(config: "sizes = 20,40,60,80,100\n")
         let client = try fixture.client()
         _ = try client.call("Increment")
         #expect(try client.call("SetSize", [.int32(60)]) == [.uint32(2), .int32(60)])
@@ -46,7 +35,7 @@ struct ReloadTests {
                 "dbus-monitor is watching: \(monitor.stdout) \(monitor.stderr)")
         let sizes = try SizeSet([10, 30, 50, 70])
         let index = sizes.index(nearestTo: 60), size = sizes[index]  // the core's rule: 70 (ties to the larger)
-        #expect(try reload(daemon, config, "sizes = 10,30,50,70\ntrack-width = 200\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 10,30,50,70\ntrack-width = 200\n"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("applied sizes, track-width/track-inset (committed size 60 -> \(size))"), "\(daemon.stderr)")
         #expect(watcher.pump { !watcher.committed.isEmpty }, "\(daemon.stderr)")
         let texts = DBusValue.array(elementSignature: "s", [10, 30, 50, 70].map { .string("\($0) points") })
@@ -77,7 +66,7 @@ struct ReloadTests {
 
     @Test("a preview open at SIGHUP ends as a cancel; a broken file keeps the list; a new layout alone is announced")
     func previewAndBrokenFile() throws {
-        let (fixture, daemon, config) = try daemon(config: "")
+        let (fixture, daemon) = try daemon(config: "")
         let watcher = try fixture.client()
         watcher.listen()
         // snapsizectl watch prints a line for each move of the selection, none for a new layout alone.
@@ -87,7 +76,7 @@ struct ReloadTests {
         let owner = try fixture.client()
         #expect(try owner.call("Preview", [.double(324)]) == [.uint32(4), .int32(100)])
         #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
-        #expect(try reload(daemon, config, "sizes = 20,60,100\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 20,60,100\n"), "\(daemon.stderr)")
         #expect(watcher.pump { watcher.propertiesChanged.count == 3 }, "\(daemon.stderr)")
         let cancelled = watcher.propertiesChanged[1]
         #expect(cancelled["Previewing"] == .boolean(false) && cancelled["ShownIndex"] == .uint32(2), "\(cancelled)")
@@ -99,13 +88,13 @@ struct ReloadTests {
         // A broken file: nothing changes, nothing is announced.
         watcher.settle(0.2)
         let heard = watcher.signals.count
-        #expect(try reload(daemon, config, "sizes = 20,10\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 20,10\n"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("running settings stay"), "\(daemon.stderr)")
         watcher.settle(0.3)
         #expect(watcher.signals.count == heard)
         #expect(try owner.property("Sizes") == .array(elementSignature: "i", [20, 60, 100].map { .int32($0) }))
         // A new layout alone: announced, the selection untouched.
-        #expect(try reload(daemon, config, "sizes = 20,60,100\nlayout = numeric\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 20,60,100\nlayout = numeric\n"), "\(daemon.stderr)")
         #expect(watcher.pump { watcher.signals.count > heard })
         watcher.settle(0.2)
         #expect(watcher.propertiesChanged.last == ["Layout": .string("numeric")])
@@ -118,7 +107,7 @@ struct ReloadTests {
 
     @Test("a new list whose committed size cannot be saved is refused and logged; the running list stays until it can")
     func unsavable() throws {
-        let (fixture, daemon, config) = try daemon(config: "")
+        let (fixture, daemon) = try daemon(config: "")
         let client = try fixture.client()
         _ = try client.call("Increment")
         _ = try client.call("Decrement")
@@ -128,7 +117,7 @@ struct ReloadTests {
         // The state cannot be saved: its name is taken by a folder, so the rename over it fails (even as root).
         try FileManager.default.removeItem(atPath: fixture.stateFile)
         try FileManager.default.createDirectory(atPath: fixture.stateFile, withIntermediateDirectories: false)
-        #expect(try reload(daemon, config, "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("sizes not applied, the running ones stay"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("applied label/unit"), "the other options still apply: \(daemon.stderr)")
         #expect(watcher.pump { !watcher.propertiesChanged.isEmpty })
@@ -138,7 +127,7 @@ struct ReloadTests {
         #expect(try client.property("SelectedSize") == .int32(60))
         // The disk is back: the next reload applies the list.
         try FileManager.default.removeItem(atPath: fixture.stateFile)
-        #expect(try reload(daemon, config, "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
+        #expect(try fixture.reload(config: "sizes = 10,30,50,70\nlabel = Brush\n"), "\(daemon.stderr)")
         #expect(watcher.pump { !watcher.committed.isEmpty }, "\(daemon.stderr)")
         #expect(try client.property("SelectedSize") == .int32(70))
         #expect(savedSize(fixture.stateFile) == 70)
