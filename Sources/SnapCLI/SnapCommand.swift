@@ -28,11 +28,12 @@ struct SnapCommand: Command {
         guard let xText = arguments["x"] else { throw UsageError(tr("missing --x <x>")) }
         do {
             x = try OptionValues.number(xText, option: "--x")
-            let sizes = try arguments["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text) } ?? .standard
-            let width = try arguments["width"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--width") } ?? Track.standard.width
-            let inset = try arguments["inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--inset") } ?? Track.standard.inset
-            let layout = try arguments["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) } ?? .ordinal
-            snapper = Snapper(sizes: sizes, track: try OptionValues.track(width: width, inset: inset), layout: layout)
+            snapper = try OptionValues.snapper(
+                sizes: arguments["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text) },
+                width: arguments["width"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--width") },
+                inset: arguments["inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--inset") },
+                layout: arguments["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) },
+                trackOptions: "--width/--inset")
         } catch {
             throw UsageError(error.message)
         }

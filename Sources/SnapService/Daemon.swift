@@ -18,7 +18,7 @@ public enum Daemon {
     }
 
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
-        let flags: [String: String]
+        let flags: DaemonValues
         do {
             switch try DaemonArguments.parse(arguments) {
             case .help:
@@ -40,13 +40,13 @@ public enum Daemon {
         // not there is reported there too, after the settings.
         let registration = Result { () throws(MethodError) in try BusRegistration.session(environment: environment) }
         let statePath = defaultStatePath(environment: environment)
-        let configPath = flags["config"] ?? defaultConfigPath(environment: environment)
+        let configPath = flags.config ?? defaultConfigPath(environment: environment)
         let settings: DaemonSettings
         do {
             // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
-            _ = try DaemonArguments.settings(flags: flags, config: [:], defaultStateFile: statePath)
+            _ = try DaemonArguments.settings(flags: flags, config: DaemonValues(), defaultStateFile: statePath)
             try? registration.get().advance()
-            let config = try readConfig(path: configPath, explicit: flags["config"] != nil)
+            let config = try readConfig(path: configPath, explicit: flags.config != nil)
             try? registration.get().advance()
             settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         } catch {
@@ -55,7 +55,7 @@ public enum Daemon {
         }
         // SIGHUP reads the file again; there, a file that cannot be used keeps the running settings.
         let reread = { () throws(InvalidValue) -> DaemonSettings in
-            let config = try readConfig(path: configPath, explicit: flags["config"] != nil, reloading: true)
+            let config = try readConfig(path: configPath, explicit: flags.config != nil, reloading: true)
             return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         }
         return serve(settings: settings, environment: environment, reread: reread, registration: registration).rawValue
@@ -65,12 +65,12 @@ public enum Daemon {
     /// used is reported and ignored (left untouched: it is the user's), so that a daemon started by
     /// activation, where nobody reads stderr, still comes up; a file named with --config must be right.
     /// When `reloading`, a file that cannot be used is an error too (the running settings stay).
-    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false) throws(InvalidValue) -> [String: String] {
-        guard let path else { return [:] }
+    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false) throws(InvalidValue) -> DaemonValues {
+        guard let path else { return DaemonValues() }
         let problem: String
         switch TextFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
         case .missing:
-            if !explicit { return [:] }
+            if !explicit { return DaemonValues() }
             problem = "it does not exist"
         case .unusable(let reason):
             problem = reason
@@ -78,7 +78,7 @@ public enum Daemon {
             do {
                 let values = try DaemonArguments.parseConfig(text, path: path)
                 // Validate the values on their own, so one bad line is caught here, not later.
-                _ = try DaemonArguments.settings(flags: [:], config: values, defaultStateFile: nil)
+                _ = try DaemonArguments.settings(flags: DaemonValues(), config: values, defaultStateFile: nil)
                 return values
             } catch {
                 problem = error.message
@@ -86,7 +86,7 @@ public enum Daemon {
         }
         if explicit || reloading { throw InvalidValue("\(explicit ? "--config " : "")\(path): \(problem)") }
         log("ignoring the config file \(path): \(problem); using the built-in defaults and the flags")
-        return [:]
+        return DaemonValues()
     }
 
     /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial one.

@@ -39,48 +39,138 @@ public struct DaemonSettings: Equatable, Sendable {
 
 /// One daemon option: its flag name (also its config-file key) and how it reads a value.
 public struct DaemonOption: Sendable {
-    public let name: String
+    /// The options by name; `DaemonValues.set` reads each one's value in one exhaustive switch.
+    public enum Key: String, CaseIterable, Sendable {
+        case sizes, initial, label, unit, layout
+        case trackWidth = "track-width", trackInset = "track-inset", previewTimeout = "preview-timeout"
+        case stateFile = "state-file", noState = "no-state", noAccessibility = "no-accessibility"
+        case announce, config
+    }
+
+    public let key: Key
+    public var name: String { key.rawValue }
     public let valueName: String?
     /// Composed when read (--help, the man page), not at every start: gettext and the placeholders
-    /// were a fifth of the daemon's instructions before it owns its name (make bench: exec -> name owned).
+    /// cost more than anything else snapsized does before it owns its name (make bench: exec -> name owned).
     public var help: String { composeHelp() }
     private let composeHelp: @Sendable () -> String
 
-    init(name: String, valueName: String?, help: @escaping @autoclosure @Sendable () -> String) {
-        self.name = name
+    init(_ key: Key, valueName: String?, help: @escaping @autoclosure @Sendable () -> String) {
+        self.key = key
         self.valueName = valueName
         composeHelp = help
     }
 
     /// Every option `snapsized` accepts, in `--help` order. Config files use the same names as keys.
     public static let all: [DaemonOption] = [
-        DaemonOption(name: "sizes", valueName: "list", help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
-        DaemonOption(name: "initial", valueName: "size", help: tr("Size to start with when none is saved (snapped; default the middle size).")),
-        DaemonOption(name: "label", valueName: "text", help: tr("What the control is called (default \"%s\").", Texts().label)),
-        DaemonOption(name: "unit", valueName: "text", help: tr("Unit spoken after a size (default: points, as in \"%s\").", Texts().valueText(size: 60))),
-        DaemonOption(name: "layout", valueName: "ordinal|numeric", help: tr("How sizes are spread on the track (default ordinal).")),
-        DaemonOption(name: "track-width", valueName: "points", help: tr("Track width (default 336).")),
-        DaemonOption(name: "track-inset", valueName: "points", help: tr("Thumb radius at each end of the track (default 12).")),
-        DaemonOption(name: "preview-timeout", valueName: "seconds", help: tr("Cancel a preview after this long without a Preview call (default 30).")),
-        DaemonOption(name: "state-file", valueName: "path", help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
-        DaemonOption(name: "no-state", valueName: nil, help: tr("Neither restore nor save the committed size.")),
-        DaemonOption(name: "no-accessibility", valueName: nil, help: tr("Do not join the accessibility bus.")),
-        DaemonOption(name: "announce", valueName: "changes|announcement|notification|never", help: tr("How screen readers hear committed changes and limits: changes picks an announcement or the status bar's notification by what the screen reader listens for; announcement or notification forces one; never (default changes).")),
-        DaemonOption(name: "config", valueName: "path", help: tr("Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names.")),
+        DaemonOption(.sizes, valueName: "list", help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
+        DaemonOption(.initial, valueName: "size", help: tr("Size to start with when none is saved (snapped; default the middle size).")),
+        DaemonOption(.label, valueName: "text", help: tr("What the control is called (default \"%s\").", Texts().label)),
+        DaemonOption(.unit, valueName: "text", help: tr("Unit spoken after a size (default: points, as in \"%s\").", Texts().valueText(size: 60))),
+        DaemonOption(.layout, valueName: "ordinal|numeric", help: tr("How sizes are spread on the track (default ordinal).")),
+        DaemonOption(.trackWidth, valueName: "points", help: tr("Track width (default 336).")),
+        DaemonOption(.trackInset, valueName: "points", help: tr("Thumb radius at each end of the track (default 12).")),
+        DaemonOption(.previewTimeout, valueName: "seconds", help: tr("Cancel a preview after this long without a Preview call (default 30).")),
+        DaemonOption(.stateFile, valueName: "path", help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
+        DaemonOption(.noState, valueName: nil, help: tr("Neither restore nor save the committed size.")),
+        DaemonOption(.noAccessibility, valueName: nil, help: tr("Do not join the accessibility bus.")),
+        DaemonOption(.announce, valueName: "changes|announcement|notification|never", help: tr("How screen readers hear committed changes and limits: changes picks an announcement or the status bar's notification by what the screen reader listens for; announcement or notification forces one; never (default changes).")),
+        DaemonOption(.config, valueName: "path", help: tr("Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names.")),
     ]
+}
+
+/// The values given for snapsized's options, from the command line or a config file, each read
+/// once into its type when it is given. nil: not given.
+public struct DaemonValues: Equatable, Sendable {
+    public var sizes: SizeSet?
+    public var initial: Int?
+    public var label: String?
+    public var unit: String?
+    public var layout: Layout?
+    public var trackWidth: Double?
+    public var trackInset: Double?
+    public var previewTimeout: Double?
+    public var stateFile: String?
+    public var noState: Bool?
+    public var noAccessibility: Bool?
+    public var announce: DaemonSettings.Announce?
+    public var config: String?
+
+    public init() {}
+
+    /// Reads the value of `key` from `text` ("" for an option without a value).
+    public mutating func set(_ key: DaemonOption.Key, _ text: String) throws(InvalidValue) {
+        let option = "--" + key.rawValue
+        switch key {
+        case .sizes: sizes = try OptionValues.sizes(text)
+        case .initial: initial = try OptionValues.integer(text, option: option)
+        case .label:
+            guard !text.isEmpty else { throw InvalidValue(tr("--label: the label must not be empty")) }
+            label = text
+        case .unit: unit = text
+        case .layout: layout = try OptionValues.layout(text)
+        case .trackWidth: trackWidth = try OptionValues.number(text, option: option)
+        case .trackInset: trackInset = try OptionValues.number(text, option: option)
+        case .previewTimeout:
+            let seconds = try OptionValues.number(text, option: option)
+            guard seconds > 0, seconds <= 86_400 else {
+                throw InvalidValue(tr("--preview-timeout: give a number of seconds above 0 and at most 86400"))
+            }
+            previewTimeout = seconds
+        case .stateFile:
+            guard !text.isEmpty else { throw InvalidValue(tr("--state-file: the path must not be empty")) }
+            stateFile = text
+        case .noState: noState = true
+        case .noAccessibility: noAccessibility = true
+        case .announce:
+            guard let value = DaemonSettings.Announce(rawValue: text) else {
+                throw InvalidValue(tr("--announce: '%s' is not one of changes, announcement, notification, never", text))
+            }
+            announce = value
+        case .config: config = text
+        }
+    }
+
+    /// These values with `other`'s given ones in their place (flags over the config file).
+    public func overridden(by other: DaemonValues) -> DaemonValues {
+        DaemonValues(sizes: other.sizes ?? sizes, initial: other.initial ?? initial, label: other.label ?? label,
+                     unit: other.unit ?? unit, layout: other.layout ?? layout,
+                     trackWidth: other.trackWidth ?? trackWidth, trackInset: other.trackInset ?? trackInset,
+                     previewTimeout: other.previewTimeout ?? previewTimeout, stateFile: other.stateFile ?? stateFile,
+                     noState: other.noState ?? noState, noAccessibility: other.noAccessibility ?? noAccessibility,
+                     announce: other.announce ?? announce, config: other.config ?? config)
+    }
+
+    private init(sizes: SizeSet?, initial: Int?, label: String?, unit: String?, layout: Layout?,
+                 trackWidth: Double?, trackInset: Double?, previewTimeout: Double?, stateFile: String?,
+                 noState: Bool?, noAccessibility: Bool?, announce: DaemonSettings.Announce?, config: String?) {
+        self.sizes = sizes
+        self.initial = initial
+        self.label = label
+        self.unit = unit
+        self.layout = layout
+        self.trackWidth = trackWidth
+        self.trackInset = trackInset
+        self.previewTimeout = previewTimeout
+        self.stateFile = stateFile
+        self.noState = noState
+        self.noAccessibility = noAccessibility
+        self.announce = announce
+        self.config = config
+    }
 }
 
 /// What the daemon's command line asked for.
 public enum DaemonCommand: Equatable, Sendable {
-    case run(flags: [String: String])
+    case run(flags: DaemonValues)
     case help
     case version
 }
 
 public enum DaemonArguments {
-    /// Splits argv into option values (flags without a value map to ""), or help/version.
+    /// Reads argv into option values, or help/version.
     public static func parse(_ words: [String]) throws(InvalidValue) -> DaemonCommand {
-        var flags: [String: String] = [:]
+        var flags = DaemonValues()
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -99,12 +189,12 @@ public enum DaemonArguments {
             }
             if option.valueName == nil {
                 if value != nil { throw InvalidValue(tr("--%s takes no value", name)) }
-                flags[name] = ""
+                try flags.set(option.key, "")
             } else if let value {
-                flags[name] = value
+                try flags.set(option.key, value)
             } else {
                 guard index < words.count else { throw InvalidValue(tr("--%s needs a value", name)) }
-                flags[name] = words[index]
+                try flags.set(option.key, words[index])
                 index += 1
             }
         }
@@ -112,8 +202,8 @@ public enum DaemonArguments {
     }
 
     /// Reads `key = value` lines ('#' starts a comment). Unknown keys are errors, so typos show.
-    public static func parseConfig(_ text: String, path: String) throws(InvalidValue) -> [String: String] {
-        var values: [String: String] = [:]
+    public static func parseConfig(_ text: String, path: String) throws(InvalidValue) -> DaemonValues {
+        var values = DaemonValues()
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingWhitespace()
@@ -123,57 +213,40 @@ public enum DaemonArguments {
             }
             let key = trimmed[..<equals].trimmingWhitespace()
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
-            guard let option = DaemonOption.all.first(where: { $0.name == key }), key != "config" else {
+            guard let option = DaemonOption.all.first(where: { $0.name == key }), option.key != .config else {
                 throw InvalidValue(tr("%s:%d: unknown key '%s'", path, number + 1, key))
             }
             if option.valueName == nil {
                 guard ["true", "yes", "1"].contains(value) || ["false", "no", "0"].contains(value) else {
                     throw InvalidValue(tr("%s:%d: %s must be true or false", path, number + 1, key))
                 }
-                if ["true", "yes", "1"].contains(value) { values[key] = "" }
+                if ["true", "yes", "1"].contains(value) { try values.set(option.key, "") }
             } else {
-                values[key] = value
+                try values.set(option.key, value)
             }
         }
         return values
     }
 
-    /// Merges config-file values under flag values (flags win) and validates the result.
+    /// Merges config-file values under flag values (flags win) and checks what only the merged
+    /// values can show (whether the thumb fits the track).
     /// `defaultStateFile` is used unless `state-file` or `no-state` is given.
-    public static func settings(flags: [String: String], config: [String: String],
+    public static func settings(flags: DaemonValues, config: DaemonValues,
                                 defaultStateFile: String?) throws(InvalidValue) -> DaemonSettings {
-        let merged = config.merging(flags) { _, flag in flag }
+        let merged = config.overridden(by: flags)
         var settings = DaemonSettings()
-        let sizes = try merged["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text) } ?? .standard
-        let width = try merged["track-width"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--track-width") } ?? Track.standard.width
-        let inset = try merged["track-inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--track-inset") } ?? Track.standard.inset
-        let layout = try merged["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) } ?? .ordinal
-        settings.snapper = Snapper(sizes: sizes, track: try OptionValues.track(width: width, inset: inset), layout: layout)
-        settings.texts = Texts(label: merged["label"], unit: merged["unit"])
-        if let label = merged["label"], label.isEmpty { throw InvalidValue(tr("--label: the label must not be empty")) }
-        settings.initialSize = try merged["initial"].map { text throws(InvalidValue) in try OptionValues.integer(text, option: "--initial") }
-        if let timeout = merged["preview-timeout"] {
-            let seconds = try OptionValues.number(timeout, option: "--preview-timeout")
-            guard seconds > 0, seconds <= 86_400 else {
-                throw InvalidValue(tr("--preview-timeout: give a number of seconds above 0 and at most 86400"))
-            }
-            settings.previewTimeout = seconds
-        }
-        if merged["no-state"] != nil {
+        settings.snapper = try OptionValues.snapper(sizes: merged.sizes, width: merged.trackWidth,
+                                                    inset: merged.trackInset, layout: merged.layout)
+        settings.texts = Texts(label: merged.label, unit: merged.unit)
+        settings.initialSize = merged.initial
+        if let seconds = merged.previewTimeout { settings.previewTimeout = seconds }
+        if merged.noState == true {
             settings.stateFile = nil
-        } else if let path = merged["state-file"] {
-            guard !path.isEmpty else { throw InvalidValue(tr("--state-file: the path must not be empty")) }
-            settings.stateFile = path
         } else {
-            settings.stateFile = defaultStateFile
+            settings.stateFile = merged.stateFile ?? defaultStateFile
         }
-        settings.accessibility = merged["no-accessibility"] == nil
-        if let announce = merged["announce"] {
-            guard let value = DaemonSettings.Announce(rawValue: announce) else {
-                throw InvalidValue(tr("--announce: '%s' is not one of changes, announcement, notification, never", announce))
-            }
-            settings.announce = value
-        }
+        settings.accessibility = merged.noAccessibility != true
+        if let announce = merged.announce { settings.announce = announce }
         return settings
     }
 

@@ -58,12 +58,19 @@ public enum OptionValues {
     }
 
     /// A track from a width and an inset, refused when the thumb would not fit.
-    public static func track(width: Double, inset: Double) throws(InvalidValue) -> Track {
+    public static func track(width: Double, inset: Double, options: String = "--track-width/--track-inset") throws(InvalidValue) -> Track {
         do {
             return try Track(width: width, inset: inset)
         } catch {
-            throw InvalidValue("--track-width/--track-inset: " + Texts.refusal(error))
+            throw InvalidValue(options + ": " + Texts.refusal(error))
         }
+    }
+
+    /// The pointer mapping from the values given, the core's defaults for the others.
+    public static func snapper(sizes: SizeSet?, width: Double?, inset: Double?, layout: Layout?,
+                               trackOptions: String = "--track-width/--track-inset") throws(InvalidValue) -> Snapper {
+        let track = try track(width: width ?? Track.standard.width, inset: inset ?? Track.standard.inset, options: trackOptions)
+        return Snapper(sizes: sizes ?? .standard, track: track, layout: layout ?? .ordinal)
     }
 }
 
