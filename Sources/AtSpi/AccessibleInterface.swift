@@ -103,7 +103,7 @@ public enum AccessibleInterface {
                 [.stringArray(node.interfaces)]
             },
         ], properties: [
-            // AT-SPI announces changes with its own events (Events.swift), never PropertiesChanged.
+            // AT-SPI announces changes with its own events (ObjectEvents.swift), never PropertiesChanged.
             Property("Name", signature: "s", emitsChange: .false) { [unowned node] in .string(node.name) },
             Property("Description", signature: "s", emitsChange: .false) { [unowned node] in .string(node.accessibleDescription) },
             Property("Parent", signature: ref, emitsChange: .false) { [unowned node] in node.parent.value },

@@ -41,7 +41,7 @@ extension Connection {
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
     func signalMessage(path: ObjectPath, interface: InterfaceName, member: String,
                        arguments: [DBusValue]) throws(MethodError) -> Message {
-        return try templates.copy(writing: {
+        return try templates.message(keyedBy: {
             $0.writeSignal(path: path.rawValue, interface: interface.rawValue, member: member, body: arguments)
         }) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: interface, member: member)
@@ -56,7 +56,7 @@ extension Connection {
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        let message = try templates.copy(writing: {
+        let message = try templates.message(keyedBy: {
             $0.writePropertiesChanged(path: path.rawValue, interface: interface.rawValue, changed: changed,
                                       invalidated: invalidated)
         }) { () throws(MethodError) in
@@ -153,7 +153,7 @@ extension Connection {
         do {
             arguments = try message.arguments()
         } catch {
-            logError("dropping signal \(message.interface ?? "").\(message.member): \(error)")
+            writeDiagnostic("DBusKit: dropping signal \(message.interface ?? "").\(message.member): \(error)")
             return
         }
         let signal = SignalMessage(sender: message.sender, path: path, interface: message.interface ?? "",

@@ -13,9 +13,9 @@ final class ConnectionBinding {
     var watches: [WatchEntry] = []
     var timeouts: [TimeoutEntry] = []
     /// The loop's clock, for the deadlines of libdbus timeouts.
-    let time: LoopTime
+    let time: TimeSource
 
-    init(_ connection: Connection, time: LoopTime) {
+    init(_ connection: Connection, time: TimeSource) {
         self.connection = connection
         self.time = time
     }

@@ -25,7 +25,7 @@ extension Connection {
         switch result {
         case .success(let values):
             do {
-                let reply = try templates.copy(writing: { $0.writeMethodReturn(body: values) }) { () throws(MethodError) in
+                let reply = try templates.message(keyedBy: { $0.writeMethodReturn(body: values) }) { () throws(MethodError) in
                     let template = Message.unaddressedMethodReturn()
                     try template.append(values)
                     return template
@@ -33,7 +33,7 @@ extension Connection {
                 reply.address(asReplyTo: message)
                 send(reply)
             } catch {
-                logError("reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
+                writeDiagnostic("DBusKit: reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
                 send(message.errorReply(MethodError(.failed, "Internal error: malformed reply")))
             }
         case .failure(let error):
@@ -82,7 +82,7 @@ extension Connection {
         let outputs = try method.handler(call)
         guard matchesSignatures(outputs, method.outputSignature) else {
             let produced = DBusKit.signature(of: outputs)
-            logError("handler of \(table.name).\(member) returned \"\(produced)\" but declares \"\(method.outputSignature)\"")
+            writeDiagnostic("DBusKit: handler of \(table.name).\(member) returned \"\(produced)\" but declares \"\(method.outputSignature)\"")
             throw MethodError(.failed, "Internal error: \(member) produced a reply of the wrong type")
         }
         return outputs

@@ -42,7 +42,7 @@ public struct FileWatchID: Hashable, Sendable {
 public final class EventLoop {
     private let waker = LoopWaker()
     /// Shared with the connection bindings, whose libdbus timeouts run on the same clock.
-    private let time: LoopTime
+    private let time: TimeSource
     private var bindings: [ConnectionBinding] = []
     private var timers: [TimerID: (deadline: Double, action: () -> Void)] = [:]
     private var fileWatches: [FileWatchID: (fd: Int32, handler: () -> Void)] = [:]
@@ -66,8 +66,8 @@ public final class EventLoop {
 
     public init(clock: LoopClock = .monotonic) {
         switch clock {
-        case .monotonic: time = LoopTime(manual: nil)
-        case .manual(let start): time = LoopTime(manual: start)
+        case .monotonic: time = TimeSource(manual: nil)
+        case .manual(let start): time = TimeSource(manual: start)
         }
     }
 
@@ -222,7 +222,7 @@ public final class EventLoop {
         let ready = poll(&fds, nfds_t(fds.count), pollTimeout ?? pollTimeoutMilliseconds())
         wakeUps &+= 1
         if ready < 0 && errno != EINTR {
-            logError("poll failed with errno \(errno)")
+            writeDiagnostic("DBusKit: poll failed with errno \(errno)")
         }
         if ready > 0 {
             if fds[0].revents != 0 { handleWakeUp() }
@@ -323,4 +323,15 @@ public final class EventLoop {
             remove(binding.connection)
         }
     }
+}
+
+/// An event loop's clock, shared with its connection bindings: the monotonic clock, or manual time
+/// (`manual` not nil) that only `EventLoop.advanceTime(by:)` moves. In production the cost is one
+/// nil check per reading.
+final class TimeSource {
+    var manual: Double?
+
+    init(manual: Double?) { self.manual = manual }
+
+    func now() -> Double { manual ?? monotonicNow() }
 }

@@ -100,19 +100,9 @@ func restoreDefaultSignal(_ signo: Int32) {
     sigaction(signo, &action, nil)
 }
 
-/// An event loop's clock, shared with its connection bindings: the monotonic clock, or manual time
-/// (`manual` not nil) that only `EventLoop.advanceTime(by:)` moves. In production the cost is one
-/// nil check per reading.
-final class LoopTime {
-    var manual: Double?
-
-    init(manual: Double?) { self.manual = manual }
-
-    func now() -> Double { manual ?? monotonicNow() }
-}
-
-/// Seconds on the monotonic clock, for deadlines.
-func monotonicNow() -> Double {
+/// Seconds on the monotonic clock, for deadlines and rate limits: the one clock the daemon reads
+/// outside an `EventLoop` (whose own readings can be manual, `LoopClock.manual`).
+public func monotonicNow() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -20,25 +20,7 @@ import Glibc
 struct MessageTemplates {
     /// A kept message's key: the bytes `KeyWriter` wrote for it.
     struct Key: Equatable {
-        fileprivate let bytes: [UInt8]
-
-        /// A signal: its header fields and its body.
-        static func signal(path: String, interface: String, member: String, body: [DBusValue]) -> Key {
-            KeyWriter.key { $0.writeSignal(path: path, interface: interface, member: member, body: body) }
-        }
-
-        /// PropertiesChanged from `path`.
-        static func propertiesChanged(path: String, interface: String, changed: [(String, DBusValue)],
-                                      invalidated: [String]) -> Key {
-            KeyWriter.key {
-                $0.writePropertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated)
-            }
-        }
-
-        /// A method return without a reply serial or destination.
-        static func methodReturn(body: [DBusValue]) -> Key {
-            KeyWriter.key { $0.writeMethodReturn(body: body) }
-        }
+        let bytes: [UInt8]
     }
 
     /// Writes a message's content as bytes: two keys are equal exactly when the two messages would
@@ -47,8 +29,8 @@ struct MessageTemplates {
     /// starts with its own tag, so a PropertiesChanged key can never meet a plain signal's.
     ///
     /// Into one buffer that it owns and grows, kept from message to message: a number is one
-    /// store and a string one copy, where an `[UInt8]` checked its uniqueness and capacity for
-    /// every byte. Every write first makes room (`reserve`), so no store reaches past `capacity`.
+    /// store and a string one copy. Every write first makes room (`reserve`), so no store reaches
+    /// past `capacity`.
     final class KeyWriter {
         private var base: UnsafeMutableRawPointer
         private var capacity = 512
@@ -59,13 +41,6 @@ struct MessageTemplates {
         }
 
         deinit { base.deallocate() }
-
-        /// A key written by `write` into a writer of its own.
-        static func key(_ write: (KeyWriter) -> Void) -> Key {
-            let writer = KeyWriter()
-            write(writer)
-            return writer.key
-        }
 
         /// The bytes written, as a key to keep.
         var key: Key { Key(bytes: Array(UnsafeRawBufferPointer(start: base, count: count))) }
@@ -120,12 +95,6 @@ struct MessageTemplates {
         func writeMethodReturn(body: [DBusValue]) {
             start(tag: 3)
             append(body)
-        }
-
-        /// The bytes of `key` (a key built elsewhere, looked up as it is).
-        func write(_ key: Key) {
-            count = 0
-            key.bytes.withUnsafeBytes { append($0) }
         }
 
         private func start(tag: UInt8) {
@@ -210,15 +179,11 @@ struct MessageTemplates {
     /// Writes the key of the message being sent, again for each one.
     private let writer = KeyWriter()
 
-    /// A fresh copy of the message for `key`; `build` makes the template the first time (and
-    /// whatever it throws, e.g. InvalidArgs for a malformed body, is thrown here, uncached).
-    mutating func copy(_ key: Key, build: () throws(MethodError) -> Message) throws(MethodError) -> Message {
-        try copy(writing: { $0.write(key) }, build: build)
-    }
-
-    /// The same, with the key written by `write` into the buffer kept from send to send.
-    mutating func copy(writing write: (KeyWriter) -> Void,
-                       build: () throws(MethodError) -> Message) throws(MethodError) -> Message {
+    /// A fresh copy of the message whose key `write` writes (into the buffer kept from send to send);
+    /// `build` makes the template the first time (and whatever it throws, e.g. InvalidArgs for a
+    /// malformed body, is thrown here, uncached).
+    mutating func message(keyedBy write: (KeyWriter) -> Void,
+                          orBuild build: () throws(MethodError) -> Message) throws(MethodError) -> Message {
         write(writer)
         let hash = writer.hash
         var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)

@@ -21,11 +21,11 @@ struct DoctorCommand: Command {
     static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
 
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
-        daemon = try DaemonOptions(arguments)
+        daemon = try CallOptions(arguments)
     }
 
     struct Check {

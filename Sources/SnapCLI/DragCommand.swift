@@ -1,9 +1,9 @@
 import DBusKit
 import SizeSelectorContract
 import SnapSettings
+import SnapTexts
 #if canImport(Glibc)
 import Glibc
-import SnapTexts
 #endif
 
 /// `snapsizectl drag X1 X2 … --release X | --cancel`: a scripted pointer gesture on one connection.
@@ -34,7 +34,7 @@ struct DragCommand: Command {
     let release: Double?
     let interval: Double
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         do {
@@ -51,7 +51,7 @@ struct DragCommand: Command {
         default: break
         }
         json = arguments.has("json")
-        daemon = try DaemonOptions(arguments)
+        daemon = try CallOptions(arguments)
     }
 
     func run(_ context: CommandContext) throws(CommandFailure) {

@@ -12,10 +12,10 @@ struct FocusCommand: Command {
         """)
     static let arguments: [ArgumentSpec] = [CommonArguments.timeout]
 
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        daemon = try DaemonOptions(arguments)
+        daemon = try CallOptions(arguments)
     }
 
     func run(_ context: CommandContext) throws(CommandFailure) {

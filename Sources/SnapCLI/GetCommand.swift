@@ -11,7 +11,7 @@ struct GetCommand: StateReportCommand {
         While someone previews another size, this is still the committed one (see 'status' and 'show').
         """)
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     func report(_ state: SelectorState, _ context: CommandContext) {
         if json {

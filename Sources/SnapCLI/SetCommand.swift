@@ -23,7 +23,7 @@ struct SetCommand: Command {
     enum Target { case size(Int), relative(Int), index(Int) }
     let target: Target
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         switch (arguments.positionals.first, arguments["index"]) {
@@ -44,7 +44,7 @@ struct SetCommand: Command {
             throw UsageError(tr("missing <size> (or --index <n>)"))
         }
         json = arguments.has("json")
-        daemon = try DaemonOptions(arguments)
+        daemon = try CallOptions(arguments)
     }
 
     func run(_ context: CommandContext) throws(CommandFailure) {

@@ -16,7 +16,7 @@ struct ShowCommand: StateReportCommand {
         With --json: {"sizes":[...],"shownIndex":3,"selectedIndex":2,"previewing":true,"text":"..."}.
         """)
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     func report(_ state: SelectorState, _ context: CommandContext) {
         if json {

@@ -5,8 +5,8 @@ import SizeSelectorContract
 /// their own way. They take `--json` and `--timeout` and nothing else.
 protocol StateReportCommand: Command {
     var json: Bool { get }
-    var daemon: DaemonOptions { get }
-    init(json: Bool, daemon: DaemonOptions)
+    var daemon: CallOptions { get }
+    init(json: Bool, daemon: CallOptions)
     /// Prints `state`, plain or (with `json`) as one JSON object.
     func report(_ state: SelectorState, _ context: CommandContext)
 }
@@ -15,7 +15,7 @@ extension StateReportCommand {
     static var arguments: [ArgumentSpec] { [CommonArguments.json, CommonArguments.timeout] }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        self.init(json: arguments.has("json"), daemon: try DaemonOptions(arguments))
+        self.init(json: arguments.has("json"), daemon: try CallOptions(arguments))
     }
 
     func run(_ context: CommandContext) throws(CommandFailure) {

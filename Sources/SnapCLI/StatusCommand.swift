@@ -20,7 +20,7 @@ struct StatusCommand: StateReportCommand {
           {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, or null when no client made it.
         """)
     let json: Bool
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     func report(_ state: SelectorState, _ context: CommandContext) {
         if json {

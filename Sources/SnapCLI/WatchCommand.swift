@@ -1,8 +1,8 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 #if canImport(Glibc)
 import Glibc
-import SnapTexts
 #endif
 
 /// `snapsizectl watch`: one line per change until interrupted.
@@ -31,7 +31,7 @@ struct WatchCommand: Command {
 
     let json: Bool
     let count: Int?
-    let daemon: DaemonOptions
+    let daemon: CallOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
@@ -41,7 +41,7 @@ struct WatchCommand: Command {
         } else {
             count = nil
         }
-        daemon = try DaemonOptions(arguments)
+        daemon = try CallOptions(arguments)
     }
 
     enum Phase: String { case preview, commit, cancel }

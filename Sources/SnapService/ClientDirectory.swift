@@ -41,7 +41,7 @@ final class ClientDirectory {
     /// The program's name and, when it has one, its first word that is not an option:
     /// "snapsizectl adjust", "gdbus call", "python3 drag.py"; "" when /proc cannot tell.
     static func command(pid: UInt32) -> String {
-        guard let bytes = TextFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else { return "" }
+        guard let bytes = SmallFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else { return "" }
         let words = bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
         guard let program = words.first.map(baseName) else { return "" }

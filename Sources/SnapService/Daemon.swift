@@ -68,7 +68,7 @@ public enum Daemon {
     static func readConfig(path: String?, explicit: Bool, reloading: Bool = false) throws(InvalidValue) -> DaemonValues {
         guard let path else { return DaemonValues() }
         let problem: String
-        switch TextFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
+        switch SmallFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
         case .missing:
             if !explicit { return DaemonValues() }
             problem = "it does not exist"

@@ -16,7 +16,7 @@ final class LimitedLog {
     private var lastWritten: Double?
     private var heldBack = 0
 
-    init(interval: Double, now: @escaping () -> Double = monotonicSeconds, write: @escaping (String) -> Void = { SnapService.log($0) }) {
+    init(interval: Double, now: @escaping () -> Double = monotonicNow, write: @escaping (String) -> Void = { SnapService.log($0) }) {
         self.interval = interval
         self.now = now
         self.write = write
@@ -33,11 +33,4 @@ final class LimitedLog {
         lastWritten = time
         write(message + note)
     }
-}
-
-/// Seconds on CLOCK_MONOTONIC.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

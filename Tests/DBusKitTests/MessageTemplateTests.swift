@@ -6,8 +6,17 @@ import TestSupport
 /// that would have been built, addressed to whoever is being answered.
 @Suite("Messages built once, copied per send")
 struct MessageTemplateTests {
-    private func key(_ body: [DBusValue]) -> MessageTemplates.Key {
-        MessageTemplates.Key.signal(path: "/a", interface: "org.example.Test1", member: "Tick", body: body)
+    /// Writes the key of the signal Tick with `body`.
+    private func tickKey(_ body: [DBusValue]) -> (MessageTemplates.KeyWriter) -> Void {
+        { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick", body: body) }
+    }
+
+    private func key(_ body: [DBusValue]) -> MessageTemplates.Key { written(tickKey(body)) }
+
+    private func written(_ write: (MessageTemplates.KeyWriter) -> Void) -> MessageTemplates.Key {
+        let writer = MessageTemplates.KeyWriter()
+        write(writer)
+        return writer.key
     }
 
     @Test("keys are equal only when the bytes on the wire would be")
@@ -21,7 +30,7 @@ struct MessageTemplateTests {
         #expect(key([.string("\u{E9}")]) != key([.string("e\u{301}")]), "canonically equal, other bytes")
         #expect(key([.variant(.string("\u{E9}"))]) != key([.variant(.string("e\u{301}"))]))
         #expect(key([.uint32(1)]) != key([.int32(1)]))
-        #expect(key([]) != MessageTemplates.Key.methodReturn(body: []))
+        #expect(key([]) != written { $0.writeMethodReturn(body: []) })
         #expect(key([.array(elementSignature: "u", [.uint32(1)]), .array(elementSignature: "u", [])])
                 != key([.array(elementSignature: "u", []), .array(elementSignature: "u", [.uint32(1)])]))
         #expect(key([.structure([.string("a"), .string("b")])]) != key([.structure([.string("ab"), .string("")])]))
@@ -42,7 +51,7 @@ struct MessageTemplateTests {
     func bounded() throws {
         var templates = MessageTemplates()
         for n in 0..<(MessageTemplates.capacity * 3) {
-            _ = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in
+            _ = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in
                 try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
             }
             #expect(templates.count <= MessageTemplates.capacity)
@@ -57,11 +66,11 @@ struct MessageTemplateTests {
             try message.append([.uint32(UInt32(n))])
             return message
         }
-        for n in 0..<MessageTemplates.capacity { _ = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in try tick(n) } }
+        for n in 0..<MessageTemplates.capacity { _ = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in try tick(n) } }
         #expect(templates.count == MessageTemplates.capacity)
         for n in (0..<MessageTemplates.capacity).reversed() {
             var built = false
-            let copy = try templates.copy(key([.uint32(UInt32(n))])) { () throws(MethodError) in
+            let copy = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in
                 built = true
                 return try tick(-1)
             }
@@ -69,17 +78,17 @@ struct MessageTemplateTests {
             #expect(try copy.arguments() == [.uint32(UInt32(n))])
         }
         // Written in place: a key written again for another message finds that one, not the last.
-        let first = try templates.copy(writing: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
+        let first = try templates.message(keyedBy: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
                                                                  body: [.uint32(3)]) }) { () throws(MethodError) in try tick(-1) }
         #expect(try first.arguments() == [.uint32(3)])
-        let second = try templates.copy(writing: { $0.writeMethodReturn(body: [.uint32(3)]) }) { () throws(MethodError) in try tick(99) }
+        let second = try templates.message(keyedBy: { $0.writeMethodReturn(body: [.uint32(3)]) }) { () throws(MethodError) in try tick(99) }
         #expect(try second.arguments() == [.uint32(99)], "a method return is not the signal with the same body")
         // Keys longer than the writer's first buffer: it grows, and they still match byte for byte.
         let long = String(repeating: "x", count: 3000)
         #expect(key([.string(long)]) == key([.string(long)]))
         #expect(key([.string(long)]) != key([.string(long.dropLast() + "y")]))
         for text in [long, long + "y", long] {
-            let copy = try templates.copy(writing: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
+            let copy = try templates.message(keyedBy: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
                                                                     body: [.string(text)]) }) { () throws(MethodError) in
                 let message = try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
                 try message.append([.string(text)])

@@ -3,7 +3,7 @@ import SnapSettings
 import SnapTexts
 
 /// The options every command that calls snapsized shares (`--timeout`), parsed once.
-public struct DaemonOptions: Sendable {
+public struct CallOptions: Sendable {
     public static let defaultTimeout = 25.0
     public let timeoutSeconds: Double
 

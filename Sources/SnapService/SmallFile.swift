@@ -1,8 +1,8 @@
 import Glibc
 import SystemCalls
 
-/// What reading a small text file (config or state) found.
-enum TextFile: Equatable {
+/// What reading a small file (the config file; /proc/<pid>/cmdline as bytes) found.
+enum SmallFile: Equatable {
     case missing
     case text(String)
     /// The file exists but cannot be used; the sentence says why.
@@ -10,7 +10,7 @@ enum TextFile: Equatable {
 
     /// Reads `path` if it is a regular file of at most `maximumBytes` of UTF-8. Symbolic links are
     /// followed only when `followLinks` is true (a state file is always ours, never a link).
-    static func read(_ path: String, maximumBytes: Int, followLinks: Bool) -> TextFile {
+    static func read(_ path: String, maximumBytes: Int, followLinks: Bool) -> SmallFile {
         var info = stat()
         let found = POSIX.status(path, &info, followLinks: followLinks)
         if found != 0 {
@@ -36,7 +36,7 @@ enum TextFile: Equatable {
     }
 }
 
-extension TextFile {
+extension SmallFile {
     /// Up to `maximumBytes` of `path`, read to its end or to that limit; nil (errno set) when it cannot
     /// be opened or read. Also for files whose size stat cannot tell, such as /proc/<pid>/cmdline.
     static func readBytes(_ path: String, maximumBytes: Int, followLinks: Bool = true) -> [UInt8]? {

@@ -3,7 +3,7 @@ import DBusKit
 /// AT-SPI events: broadcast signals from the SOURCE object's path, body `(siiva{sv})`, the only
 /// signature (besides a legacy one) libatspi accepts; anything else is dropped with a warning.
 /// A failed send is logged, never thrown: the change already happened.
-enum Events {
+enum ObjectEvents {
     static let object = InterfaceName(rawValue: "org.a11y.atspi.Event.Object")!
 
     /// `object:property-change:<property>`; the detail must be exactly e.g. "accessible-value",
@@ -38,7 +38,7 @@ enum Events {
                 .string(detail), .int32(detail1), .int32(0), .variant(data), .array(elementSignature: "{sv}", []),
             ])
         } catch {
-            atspiLog("could not send the \(member) \(detail) event: \(error)")
+            writeDiagnostic("could not send the \(member) \(detail) event: \(error)")
         }
     }
 }
