@@ -141,7 +141,7 @@ public final class AccessibilityBus {
         if lost === joining {
             joining = nil
         } else if lost === connection {
-            atspiLog("the accessibility bus went away; the slider is gone until it comes back")
+            writeDiagnostic("the accessibility bus went away; the slider is gone until it comes back")
             connection = nil
             onLeave?()
         } else {
@@ -159,13 +159,8 @@ public final class AccessibilityBus {
     private func reportAbsence(_ reason: String) {
         guard !reportedAbsence else { return }
         reportedAbsence = true
-        atspiLog("no accessibility bus (\(reason)); serving D-Bus only, and joining when \(Self.launcherName) appears")
+        writeDiagnostic("no accessibility bus (\(reason)); serving D-Bus only, and joining when \(Self.launcherName) appears")
     }
-}
-
-/// One line on stderr, prefixed with the program's name like the daemon's own messages.
-func atspiLog(_ message: String) {
-    writeDiagnostic(message)
 }
 
 func getenvString(_ key: String) -> String? {

@@ -69,7 +69,7 @@ public final class EventListeners {
                 }
             }
         } catch {
-            atspiLog("could not ask the accessibility registry which events are listened for: \(error.message)")
+            writeDiagnostic("could not ask the accessibility registry which events are listened for: \(error.message)")
         }
     }
 

@@ -40,7 +40,7 @@ public final class Registration {
             }
         } catch {
             inFlight = false
-            atspiLog("could not register with the accessibility registry: \(error.message)")
+            writeDiagnostic("could not register with the accessibility registry: \(error.message)")
         }
     }
 
@@ -49,14 +49,14 @@ public final class Registration {
         switch reply {
         case .success(let values):
             guard let desktop = values.first.flatMap(AccessibleRef.init) else {
-                atspiLog("the accessibility registry answered Embed with \(signature(of: values)), not (so)")
+                writeDiagnostic("the accessibility registry answered Embed with \(signature(of: values)), not (so)")
                 return
             }
             app.desktop = desktop
             // The reply names the registry by its unique name; a well-known name tells us nothing.
             embeddedWith = desktop.name.hasPrefix(":") ? desktop.name : registryOwner
         case .failure(let error):
-            atspiLog("the accessibility registry refused Embed: \(error.message); waiting for it to restart")
+            writeDiagnostic("the accessibility registry refused Embed: \(error.message); waiting for it to restart")
             embeddedWith = nil
             return
         }

@@ -31,9 +31,6 @@ extension Connection {
     /// `dbus_connection_get_outgoing_size`.
     public var queuedBytes: Int { Int(dbus_connection_get_outgoing_size(raw)) }
 
-    /// How many signals `emitLatest` holds back right now (for tests and diagnostics).
-    public var heldSignalCount: Int { held.count }
-
     /// Broadcasts a signal of which only the latest one per `key` matters, because it states what
     /// something is now. It goes out at once, like `emitSignal`, while the queue is short. While more
     /// than `backlogLimit` bytes wait to be written it is held instead, replacing the one held under

@@ -37,12 +37,6 @@ func checkMemory(_ ok: dbus_bool_t, _ function: String = #function) {
     if ok == 0 { outOfMemory(function) }
 }
 
-/// Writes a diagnostic line to stderr. Used for program bugs detected at runtime (for example a
-/// handler whose outputs do not match its declared signature), which must never trap on bus input.
-func logError(_ text: String) {
-    writeDiagnostic("DBusKit: \(text)")
-}
-
 /// Copies a libdbus-owned C string (which may point into a message) into a Swift string.
 func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }

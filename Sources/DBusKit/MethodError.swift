@@ -11,16 +11,6 @@ public struct MethodError: Error, Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Maps any Swift error to a wire error: `DBusErrorConvertible` errors keep their own name,
-    /// everything else becomes `org.freedesktop.DBus.Error.Failed` with its description.
-    public init(converting error: any Error) {
-        if let convertible = error as? any DBusErrorConvertible {
-            self = convertible.dbusError
-        } else {
-            self.init(.failed, String(describing: error))
-        }
-    }
-
     public var description: String { "\(name.rawValue): \(message)" }
 }
 

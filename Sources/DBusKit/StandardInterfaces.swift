@@ -122,7 +122,7 @@ struct PropertiesProvider {
     private func checkedValue(_ property: Property, interface: String) throws(MethodError) -> DBusValue {
         let value = property.get()
         guard value.signature == property.signature else {
-            logError("getter of \(interface).\(property.name) returned \"\(value.signature)\" but declares \"\(property.signature)\"")
+            writeDiagnostic("DBusKit: getter of \(interface).\(property.name) returned \"\(value.signature)\" but declares \"\(property.signature)\"")
             throw MethodError(.failed, "Internal error: property \(property.name) has the wrong type")
         }
         return value

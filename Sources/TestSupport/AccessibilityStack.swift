@@ -49,9 +49,6 @@ public final class AccessibilityStack: Sendable {
 
     deinit { stop() }
 
-    /// The registry's PID, while one started here runs.
-    public var registryPID: pid_t? { registry.withLock { $0?.isRunning == true ? $0?.pid : nil } }
-
     /// Starts `at-spi2-registryd` and waits until `org.a11y.atspi.Registry` has an owner.
     ///
     /// A client that calls the registry first makes the accessibility bus start one by activation
