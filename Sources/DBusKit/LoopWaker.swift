@@ -4,7 +4,9 @@
 import Synchronization
 
 /// The self-pipe of an `EventLoop`: other threads and signal handlers wake the loop by writing one
-/// byte to it. Byte 0 means "look at the job queue / stop flag"; any other byte is a signal number.
+/// byte to it, which means "look at the job queue, the stop flag and the pending signals". A byte
+/// lost to a full pipe loses nothing: the full pipe already wakes the loop, and what it is woken for
+/// is kept in flags, never in the bytes.
 ///
 /// Owns the pipe, so the write end stays valid for as long as any `LoopHandle` exists.
 final class LoopWaker: Sendable {
@@ -38,16 +40,15 @@ final class LoopWaker: Sendable {
         _ = write(writeFD, &byte, 1)
     }
 
-    /// Reads all pending bytes; returns the signal numbers among them, in order.
+    /// Reads all pending bytes, then takes the signals that arrived (each once, however often it
+    /// came: a flood of SIGHUP is one reload), in ascending order of their numbers. A signal that
+    /// arrives after the flags are taken writes a byte again, so it is seen on the next round.
     func drain() -> [Int32] {
-        var signals: [Int32] = []
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = read(readFD, &buffer, buffer.count)
-            if n <= 0 { break }
-            signals += buffer[0..<n].filter { $0 != 0 }.map(Int32.init)
-        }
-        return signals
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(readFD, &buffer, buffer.count) > 0 {}
+        let pending = pendingSignals.exchange(0, ordering: .sequentiallyConsistent)
+        guard pending != 0 else { return [] }
+        return (1...64).filter { pending & (UInt64(1) << UInt64($0 - 1)) != 0 }.map(Int32.init)
     }
 }
 
@@ -74,10 +75,19 @@ public struct LoopHandle: Sendable {
 /// process-wide, so one loop at a time owns them; an atomic keeps the handler async-signal-safe.
 let signalPipeFD = Atomic<Int32>(-1)
 
-/// The one sigaction trampoline: forwards the signal number into the loop's self-pipe.
+/// The signals that arrived and were not handled yet: bit `signo - 1` (signals are 1...64 on Linux).
+/// A flag per signal, not a byte per signal in the pipe: a flood of one signal (SIGHUP) can fill a
+/// pipe, and then a byte for SIGTERM would be dropped and the termination request lost.
+let pendingSignals = Atomic<UInt64>(0)
+
+/// The one sigaction trampoline: marks the signal pending, then wakes the loop through its
+/// self-pipe (an atomic or and a write(2): both async-signal-safe).
 let signalTrampoline: @convention(c) (Int32) -> Void = { signo in
     let savedErrno = errno
-    var byte = UInt8(truncatingIfNeeded: signo)
+    if signo >= 1 && signo <= 64 {
+        pendingSignals.bitwiseOr(UInt64(1) << UInt64(signo - 1), ordering: .sequentiallyConsistent)
+    }
+    var byte: UInt8 = 0
     let fd = signalPipeFD.load(ordering: .relaxed)
     if fd >= 0 { _ = write(fd, &byte, 1) }
     errno = savedErrno

@@ -49,6 +49,10 @@ public enum Daemon {
             let config = try readConfig(path: configPath, explicit: flags.config != nil)
             try? registration.get().advance()
             settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+            let chosen = config.overridden(by: flags).noState == true
+            if let note = statePlaceNote(stateFile: settings.stateFile, chosenNone: chosen, environment: environment) {
+                log(note)
+            }
         } catch {
             log(error.message)
             return Status.usage.rawValue
@@ -210,6 +214,12 @@ public enum Daemon {
                              accessibility: accessibility)
         }
         loop.run()
+        // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a
+        // SIGHUP still arriving (a flood of reloads) would end the process by its default action.
+        var handledNoMore = sigset_t()
+        sigemptyset(&handledNoMore)
+        for signo in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledNoMore, signo) }
+        pthread_sigmask(SIG_BLOCK, &handledNoMore, nil)
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
             _ = try? model.perform { $0.endPreview() }

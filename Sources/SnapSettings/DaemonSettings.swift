@@ -204,7 +204,11 @@ public enum DaemonArguments {
     /// Reads `key = value` lines ('#' starts a comment). Unknown keys are errors, so typos show.
     public static func parseConfig(_ text: String, path: String) throws(InvalidValue) -> DaemonValues {
         var values = DaemonValues()
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A file saved on Windows: a byte-order mark first, and "\r\n" line ends, which Swift
+        // reads as one Character (so splitting at "\n" alone would see one long line).
+        let body = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (number, rawLine) in lines.enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }

@@ -47,3 +47,10 @@ public func stopWhileIdle(_ pid: pid_t, timeout: Double = 10) -> Bool {
         return false
     }
 }
+
+/// Whether `pid` has ended: gone, or a zombie its parent has not reaped yet (so a test can stop
+/// signalling it before `ChildProcess` reaps it and the number could name another process).
+public func hasEnded(_ pid: pid_t) -> Bool {
+    let state = processState(pid)
+    return state == nil || state == "Z"
+}

@@ -37,7 +37,7 @@ struct StateStoreTests {
         #expect(mock.trace == [.open, .write, .fchmod, .fsync, .rename, .open, .fsync, .close])
         let commit = MockedCalls()
         #expect(withMockedCalls(commit) { folder.store.save(size: 80) } == nil)
-        #expect(commit.trace == [.fstat, .pwrite, .fdatasync])
+        #expect(commit.trace == [.fstat, .stat, .pwrite, .fdatasync], "the file, then that its name still names it")
         #expect(folder.saved == 80)
         #expect(folder.files == ["state"])
     }
