@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make profile`: instructions per Increment/Decrement in a server's serving loop, counted by
-# valgrind --tool=callgrind (stable on a noisy machine, unlike time). The numbers the README's
-# Performance section quotes ("293k -> 79k instructions per call") come from here.
+# valgrind --tool=callgrind (stable on a noisy machine, unlike time). The counts the README's
+# Performance section quotes come from here. A mode listed in Benchmarks/thresholds fails (exit 1)
+# when it counts more than the figure there (`make test` checks daemon and daemon-a11y).
 #
 #   scripts/callgrind-per-call.sh daemon        snapsized --no-accessibility
 #   scripts/callgrind-per-call.sh daemon-a11y   snapsized with its slider, a libatspi listener attached
@@ -77,4 +78,10 @@ if [ -z "$total" ] || [ "$total" -eq 0 ]; then
     echo "callgrind counted nothing inside $loop: was it renamed?" >&2; cat "$work/server.log" >&2; exit 1
 fi
 [ -n "${KEEP:-}" ] && cp "$work/callgrind.out" "$KEEP/callgrind.$mode.out"
-echo "$mode: $((total / calls)) instructions per call in the serving loop ($calls calls, valgrind --tool=callgrind)"
+perCall=$((total / calls))
+echo "$mode: $perCall instructions per call in the serving loop ($calls calls, valgrind --tool=callgrind)"
+limit=$(awk -v mode="$mode" '$1 == mode { print $2 }' "$(dirname "$0")/../Benchmarks/thresholds")
+if [ -n "$limit" ] && [ "$perCall" -gt "$limit" ]; then
+    echo "$mode: $perCall instructions per call is above the threshold of $limit (Benchmarks/thresholds)" >&2
+    exit 1
+fi
