@@ -99,7 +99,7 @@ let package = Package(
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
         .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract", "SystemCalls"]),
 
-        .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore"]),
+        .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore", "TestSupport"]),
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
         .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The figures behind issue 13 (a hostile accessibility side), for any snapsized binary.
+"""How snapsized fares against a hostile accessibility side and surroundings, for any snapsized binary.
 
     /usr/bin/python3 scripts/fault-figures.py .build/release/snapsized [item ...]
 

@@ -123,4 +123,3 @@ struct AccessibilityFaultTests {
     }
 }
 
-let stressing = ProcessInfo.processInfo.environment["SNAPSIZE_STRESS"] == "1"

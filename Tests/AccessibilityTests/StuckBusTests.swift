@@ -5,7 +5,7 @@ import TestSupport
 import SnapService
 
 /// A stuck accessibility bus (its dbus-daemon stopped with SIGSTOP, the real registry on it) must
-/// never stop the session side, the daemon's memory, or its exit (issue 13).
+/// never stop the session side, grow the daemon's memory, or hold up its exit.
 @Suite("Accessible side stuck", .serialized)
 struct StuckBusTests {
     /// A session bus, an accessibility stack and snapsized saving its state in the bus's home.

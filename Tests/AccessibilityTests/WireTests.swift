@@ -4,7 +4,7 @@ import DBusKit
 import TestSupport
 
 /// The slider's wire format, checked with the project's own client on the accessibility bus:
-/// the exact shapes libatspi depends on without checking (atspi.md §6).
+/// the exact shapes libatspi reads without checking them (a wrong one is dropped or misread silently).
 @Suite("Accessible slider on the wire")
 struct WireTests {
     let fixture: SliderFixture

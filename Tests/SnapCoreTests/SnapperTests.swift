@@ -1,5 +1,6 @@
 import Testing
 @testable import SnapCore
+import TestSupport
 
 @Suite("Pointer x to index (ordinal layout, defaults)")
 struct OrdinalMappingTests {
@@ -155,7 +156,7 @@ struct OrdinalDefinitionTests {
 
     @Test("random tracks, counts and positions, ties and ends included", arguments: [1, 2, 3, 5, 8, 100, 4097])
     func matchesDefinition(count: Int) throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.replayable("index(at:) against its definition, \(count) sizes")
         let sizes = try SizeSet(Array(0..<count))
         let tracks = [try Track(), try Track(width: 3, inset: 1), try Track(width: 1e-300, inset: 0),
                       try Track(width: .greatestFiniteMagnitude, inset: 0), try Track(width: 1e6, inset: 123.25)]
@@ -176,7 +177,7 @@ struct OrdinalDefinitionTests {
                 if x.isFinite { xs.append(x) }
             }
             for x in xs where x.isFinite { // a midpoint on the largest track can overflow
-                #expect(try snapper.index(at: x) == Self.definition(snapper, x), "x = \(x), count \(count), track \(track)")
+                #expect(try snapper.index(at: x) == Self.definition(snapper, x), "x = \(x), count \(count), track \(track), seed \(generator.seed)")
             }
         }
     }

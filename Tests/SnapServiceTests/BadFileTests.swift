@@ -4,11 +4,12 @@ import DBusKit
 import TestSupport
 
 /// Broken state and config files: a clear message, a safe fallback, the bad state file kept aside,
-/// the user's config left untouched, never a crash.
+/// the user's config left untouched, never a crash. An unreadable file is UnreadableFileTests' (in
+/// process, where the read can be made to fail even for root).
 @Suite("Bad state and config files")
 struct BadFileTests {
     enum Damage: String, CaseIterable, Sendable {
-        case empty, binary, huge, directory, unreadable, symlink, unsorted, outOfRange
+        case empty, binary, huge, directory, symlink, unsorted, outOfRange
     }
 
     /// Makes `path` damaged in the given way; returns the path of a symlink target, if any.
@@ -29,9 +30,6 @@ struct BadFileTests {
             try handle.close()
         case .directory:
             try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
-        case .unreadable:
-            try "size=oops\nsizes = 9,1\n".write(toFile: path, atomically: false, encoding: .utf8)
-            chmod(path, 0)
         case .symlink:
             let target = path + "-elsewhere"
             try valid.write(toFile: target, atomically: false, encoding: .utf8)

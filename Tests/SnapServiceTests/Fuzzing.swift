@@ -5,22 +5,6 @@ import SizeSelectorContract
 import SnapCore
 import TestSupport
 
-/// `make stress` sets SNAPSIZE_STRESS=1 for the long forms of the reliability tests.
-let stressing = ProcessInfo.processInfo.environment["SNAPSIZE_STRESS"] == "1"
-
-/// A small deterministic generator (SplitMix64), so a failing run can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One fuzz call: what is sent, and what the model does with it if the daemon accepts it.
 struct FuzzCall {
     var path = objectPath
@@ -95,8 +79,8 @@ struct FuzzTests {
     @Test("mixed valid and malformed calls: the daemon survives, every call is answered, state equals the replay")
     func fuzz() throws {
         let count = stressing ? 50_000 : 10_000
-        let seed = UInt64(ProcessInfo.processInfo.environment["SNAPSIZE_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        var random = SeededRandom.replayable("fuzz")
+        let seed = random.seed
         let fixture = try DaemonFixture()
         let client = try fixture.client()
         let owner = PreviewOwner(client.connection.uniqueName)
@@ -148,38 +132,5 @@ struct FuzzTests {
         ]
         #expect(Set(errorNames.keys).isSubset(of: documented), "errors: \(errorNames)")
         print("fuzz: \(count) calls (seed \(seed)): \(accepted) accepted, \(refused) refused: \(errorNames.sorted { $0.key < $1.key })")
-    }
-}
-
-@Suite("Reliability: SnapCore property test")
-struct CorePropertyTests {
-    @Test("random geometry, size lists and positions never trap and always give a valid index")
-    func randomCore() throws {
-        var random = SeededRandom(seed: UInt64.random(in: 0...UInt64.max))
-        let extremes: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                  .leastNonzeroMagnitude, 0, -0.0, 1e-300, 1e300]
-        for _ in 0..<(stressing ? 200_000 : 20_000) {
-            let count = Int.random(in: 0...8, using: &random)
-            var sizes: [Int] = []
-            for _ in 0..<count {
-                sizes.append(random.next() % 3 == 0 ? Int(truncatingIfNeeded: random.next()) : Int.random(in: -50...500, using: &random))
-            }
-            if random.next() % 2 == 0 { sizes.sort() }
-            let width = random.next() % 5 == 0 ? extremes.randomElement(using: &random)! : Double.random(in: -10...1000, using: &random)
-            let inset = random.next() % 5 == 0 ? extremes.randomElement(using: &random)! : Double.random(in: -5...100, using: &random)
-            guard let set = try? SizeSet(sizes), let track = try? Track(width: width, inset: inset) else { continue }
-            let snapper = Snapper(sizes: set, track: track, layout: random.next() % 2 == 0 ? .ordinal : .numeric)
-            for _ in 0..<4 {
-                let x = random.next() % 3 == 0 ? extremes.randomElement(using: &random)! : Double.random(in: -2000...2000, using: &random)
-                if let index = try? snapper.index(at: x) {
-                    #expect(x.isFinite && index >= 0 && index < set.count)
-                } else {
-                    #expect(!x.isFinite)
-                }
-                let value = Double.random(in: -1e12...1e12, using: &random)
-                #expect((try? set.index(nearestTo: value)).map { $0 >= 0 && $0 < set.count } == true)
-                #expect((try? snapper.index(roundingIndexValue: value)).map { $0 >= 0 && $0 < set.count } == true)
-            }
-        }
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import SnapService
 
-/// Repeated refusals do not flood the journal (issue 13): one line per interval, on a manual clock.
+/// Repeated refusals do not flood the journal: one line per interval, on a manual clock.
 @Suite("Rate-limited log lines")
 struct LimitedLogTests {
     @Test("200 lines within the interval write one; the next one after it says how many were held back")

@@ -45,30 +45,6 @@ struct ModelTests {
         #expect(Self.saved(path) == 20)
     }
 
-    @Test("a failed save changes nothing and notifies nobody")
-    func failedSave() throws {
-        let folder = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The state file's folder is a regular file, so the temporary file can never be created.
-        try "not a folder".write(toFile: folder + "/blocked", atomically: false, encoding: .utf8)
-        let model = try Self.model(saving: folder + "/blocked/state")
-        var notified: [SelectionChange] = []
-        model.observe { notified.append($0) }
-        let before = model.selection
-        #expect(throws: ModelError.self) {
-            try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
-        }
-        do {
-            try model.perform { selection throws(SnapError) in try selection.set(index: 0) }
-        } catch {
-            guard case .saveFailed(let problem) = error else { Issue.record("\(error)"); return }
-            #expect(problem.contains("blocked"), "\(problem)")
-        }
-        #expect(model.selection == before)
-        #expect(model.committedSize == 60)
-        #expect(notified.isEmpty, "notified: \(notified)")
-    }
-
     @Test("a refused transition changes nothing and notifies nobody")
     func refused() throws {
         let model = try Self.model(saving: nil)

@@ -5,7 +5,7 @@ import SizeSelectorContract
 import SnapService
 import TestSupport
 
-/// Hostile surroundings of the process itself (issue 13): huge messages, a stderr nobody reads,
+/// Hostile surroundings of the process itself: huge messages, a stderr nobody reads,
 /// signals a service manager sends, bad state files in quick succession.
 @Suite("Reliability: the process under hostile surroundings", .serialized)
 struct ProcessFaultTests {
