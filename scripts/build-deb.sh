@@ -23,9 +23,10 @@ printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n' > "$dir/debi
 depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize/usr/bin/snapsized debian/snapsize/usr/bin/snapsizectl | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-# snapsized links libdbus and the C++ runtime statically (Package.swift): their source packages, as
-# Debian records static linking, so that the archive keeps the sources the binary was built from.
-built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libdbus-1-dev libstdc++-12-dev libgcc-12-dev \
+# snapsized links the C++ runtime statically (Package.swift): its source package, as Debian records
+# static linking, so that the archive keeps the sources the binary was built from. (The Swift runtime,
+# static in both programs, has no Debian package to name; libdbus is shared.)
+built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libstdc++-12-dev libgcc-12-dev \
     | sort -u | paste -sd, - | sed 's/,/, /g')
 [ -n "$built_using" ] || { echo "build-deb: cannot tell the source packages of the static libraries" >&2; exit 1; }
 

@@ -7,6 +7,9 @@ struct RoundResult {
     var toSignal: [ServerKind: [Double]] = [:]
     var startUp: [ServerKind: Double] = [:]
     var peakResident: [ServerKind: Double] = [:]
+    /// Once every server has its name and before the first call, and after every call of the round.
+    var memoryIdle: [ServerKind: Memory] = [:]
+    var memoryAfterCalls: [ServerKind: Memory] = [:]
     var cpuSeconds: [ServerKind: Double] = [:]
     var calls: [ServerKind: Int] = [:]
     /// Only in the round that measures idleness.
@@ -53,6 +56,7 @@ struct Round {
             servers.append(server)
             result.startUp[kind] = server.startUpSeconds
         }
+        for server in servers { result.memoryIdle[server.kind] = server.memory }
         let cpuBefore = Dictionary(uniqueKeysWithValues: servers.map { ($0.kind, $0.cpuSeconds) })
 
         var phases = Phases(caller: caller, watcher: watcher)
@@ -67,6 +71,7 @@ struct Round {
         for server in servers {
             result.cpuSeconds[server.kind] = server.cpuSeconds - (cpuBefore[server.kind] ?? 0)
             result.peakResident[server.kind] = server.peakResidentBytes
+            result.memoryAfterCalls[server.kind] = server.memory
         }
         result.calls = phases.calls
 

@@ -37,6 +37,13 @@ enum ServerKind: String, CaseIterable {
     }
 }
 
+/// One process's memory at one moment, in bytes (smaps_rollup).
+struct Memory {
+    var resident: Double
+    var proportional: Double
+    var exclusive: Double
+}
+
 /// Where the programs under test are.
 struct Programs {
     let daemon: String
@@ -107,6 +114,18 @@ final class RunningServer {
     var peakResidentBytes: Double {
         guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8) else { return 0 }
         return statusField("VmHWM:", in: text) * 1024
+    }
+
+    /// RSS, PSS and private memory from /proc/PID/smaps_rollup. RSS counts every shared page in full
+    /// (libc, libdbus, the locale files every desktop process maps); PSS splits a shared page between
+    /// the processes that map it, and private (Private_Clean + Private_Dirty) is what this process
+    /// alone holds, what quitting it would give back.
+    var memory: Memory {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/smaps_rollup", encoding: .utf8) else {
+            return Memory(resident: 0, proportional: 0, exclusive: 0)
+        }
+        return Memory(resident: statusField("Rss:", in: text) * 1024, proportional: statusField("Pss:", in: text) * 1024,
+                      exclusive: (statusField("Private_Clean:", in: text) + statusField("Private_Dirty:", in: text)) * 1024)
     }
 
     /// Voluntary plus involuntary context switches of every thread: each one is a wake-up.
