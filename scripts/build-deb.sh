@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # scripts/build-deb.sh DIR: turns the staged install in DIR/debian/snapsize (make install PREFIX=/usr
 # DESTDIR=DIR/debian/snapsize) into DIR/snapsize_VERSION_ARCH.deb with dpkg-deb. Depends comes from
 # dpkg-shlibdeps over the two programs; the control text is packaging/control.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/check-deb.sh DEB: the package as a user gets it (run by `make test` after `make deb`).
 # Unpacks it with dpkg -x; checks every file it must carry, that ldd finds only libraries owned by
 # Debian packages (no Swift runtime, nothing missing), that the unpacked programs run (--version),
@@ -60,6 +61,15 @@ for program in snapsized snapsizectl; do
     version=$(env -i PATH=/usr/bin:/bin "$binary" --version) || fail "$program --version failed"
     [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
 done
+# The licence: a machine-readable copyright file, Apache-2.0 through Debian's copy of the text, and
+# the licences of what the programs carry statically (the Swift runtime; in snapsized the C++ runtime).
+copyright=$work/root/usr/share/doc/snapsize/copyright
+head -1 "$copyright" | grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" \
+    || fail "the copyright file is not machine-readable (DEP-5)"
+grep -qx "License: Apache-2.0" "$copyright" && grep -q "/usr/share/common-licenses/Apache-2.0" "$copyright" \
+    || fail "the copyright file does not give the Apache License 2.0"
+grep -q "^License: .*Apache-2.0 with Swift-exception" "$copyright" || fail "the copyright file does not name the Swift runtime's licence"
+grep -q "^License: .*GPL-3+ with GCC-exception-3.1" "$copyright" || fail "the copyright file does not name the C++ runtime's licence"
 grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/org.snapsize.SizeSelector1.service" \
     || fail "the activation file does not start /usr/bin/snapsized"
 
