@@ -83,9 +83,10 @@ let package = Package(
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
-        // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb).
+        // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb);
+        // position-independent, as the Swift driver links by default, and bound at start (-z now).
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapService", "SnapCore", "SnapTexts"]),

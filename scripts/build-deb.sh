@@ -23,6 +23,14 @@ chmod 644 "$doc/changelog.gz"
 printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n' > "$dir/debian/control"
 depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize/usr/bin/snapsized debian/snapsize/usr/bin/snapsizectl | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# snapsized's packed relative relocations (DT_RELR) need glibc 2.36; the loader says so through the
+# version GLIBC_ABI_DT_RELR, which dpkg-shlibdeps does not turn into a version of libc6.
+if readelf -VW "$root/usr/bin/snapsized" | grep -q GLIBC_ABI_DT_RELR; then
+    libc=$(echo "$depends" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+    if [ -n "$libc" ] && dpkg --compare-versions "$libc" lt 2.36; then
+        depends=$(echo "$depends" | sed "s/libc6 (>= $libc)/libc6 (>= 2.36)/")
+    fi
+fi
 
 # snapsized links the C++ runtime statically (Package.swift): its source package, as Debian records
 # static linking, so that the archive keeps the sources the binary was built from. (The Swift runtime,

@@ -26,6 +26,7 @@ done
 depends=$(dpkg-deb --field "$deb" Depends)
 case $depends in *libdbus-1-3*) ;; *) fail "Depends lacks libdbus-1-3: $depends" ;; esac
 case $depends in *swift*) fail "Depends names a Swift package: $depends" ;; esac
+case $depends in *"libc6 (>= 2.36)"*) ;; *) fail "Depends lacks libc6 (>= 2.36), which DT_RELR needs: $depends" ;; esac
 # snapsized carries the C++ runtime statically (libstdc++, libgcc): Built-Using names its source, and
 # nothing else (libdbus is shared, so that Debian's security updates reach the daemon).
 built_using=$(dpkg-deb --field "$deb" Built-Using)
@@ -53,11 +54,11 @@ for program in snapsized snapsizectl; do
         grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "snapsized carries a copy of libdbus"
         # It carries the C++ runtime the Swift runtime needs (README, Performance and packaging).
         grep -E "libstdc\+\+|libgcc_s" "$work/ldd" && fail "snapsized loads a C++ runtime it should carry statically"
-        # Position-independent (ASLR for the daemon's code), every symbol bound at start.
-        LC_ALL=C readelf -h "$binary" | grep -Eq "Type: +DYN" || fail "snapsized is not position-independent: $(LC_ALL=C readelf -h "$binary" | grep Type)"
-        LC_ALL=C readelf -d "$binary" | grep -q "BIND_NOW" || fail "snapsized is not linked -z now"
-        LC_ALL=C readelf -lW "$binary" | grep -q "GNU_RELRO" || fail "snapsized has no RELRO segment"
     fi
+    # Position-independent (ASLR: any session client can talk to the daemon), every symbol bound at start.
+    LC_ALL=C readelf -h "$binary" | grep -Eq "Type: +DYN" || fail "$program is not position-independent: $(LC_ALL=C readelf -h "$binary" | grep Type)"
+    LC_ALL=C readelf -d "$binary" | grep -q "BIND_NOW" || fail "$program is not linked -z now"
+    LC_ALL=C readelf -lW "$binary" | grep -q "GNU_RELRO" || fail "$program has no RELRO segment"
     version=$(env -i PATH=/usr/bin:/bin "$binary" --version) || fail "$program --version failed"
     [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
 done
