@@ -31,6 +31,8 @@ public final class AccessibilityBus {
     /// Connected, Hello sent, no answer yet.
     private var joining: Connection?
     private var asking = false
+    /// Looking for the bus or joining it, not yet joined: the join may still happen.
+    public var isSearching: Bool { asking || joining != nil }
     /// One "no bus" line per absence, not one per attempt.
     private var reportedAbsence = false
 

@@ -16,6 +16,14 @@ public final class EventListeners {
         didSet { hasAnnouncementListener = registered.contains(where: Self.isAnnouncement) }
     }
     private var started = false
+    /// Runs when `isKnown` changes.
+    public var onChange: (() -> Void)?
+
+    /// The registry has answered the query since it last got a new owner (or the query failed:
+    /// nothing more will be known then), so `hasAnnouncementListener` can be trusted.
+    public private(set) var isKnown = false {
+        didSet { if isKnown != oldValue { onChange?() } }
+    }
 
     public init(connection: Connection) {
         self.connection = connection
@@ -50,6 +58,7 @@ public final class EventListeners {
         }
         connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
             self.registered = []
+            self.isKnown = false
             if owner != nil { self.query() }
         }
         query()
@@ -61,7 +70,9 @@ public final class EventListeners {
         do {
             try connection.callAsync(destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
                                      member: "GetRegisteredEvents", timeoutMilliseconds: 10_000) { [weak self] reply in
-                guard let self, case .success(let values) = reply, let entries = values.first?.asArray else { return }
+                guard let self else { return }
+                defer { self.isKnown = true }
+                guard case .success(let values) = reply, let entries = values.first?.asArray else { return }
                 self.registered = entries.compactMap { entry in
                     guard let fields = entry.asStructure, fields.count == 2, let listener = fields[0].asString,
                           let event = fields[1].asString else { return nil }
@@ -69,6 +80,7 @@ public final class EventListeners {
                 }
             }
         } catch {
+            isKnown = true
             writeDiagnostic("could not ask the accessibility registry which events are listened for: \(error.message)")
         }
     }

@@ -16,6 +16,11 @@ public final class Registration {
     /// The registry instance that answered our last Embed.
     private var embeddedWith: String?
     private var inFlight = false
+    /// Runs when `isEmbedded` changes.
+    public var onChange: (() -> Void)?
+
+    /// The current registry holds our registration (its desktop lists the application).
+    public var isEmbedded: Bool { embeddedWith != nil }
 
     public init(connection: Connection, app: AccessibleApplication) {
         self.connection = connection
@@ -25,6 +30,10 @@ public final class Registration {
     public func start() {
         connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
             self.registryOwner = owner
+            if self.embeddedWith != nil, owner != self.embeddedWith {
+                self.embeddedWith = nil
+                self.onChange?()
+            }
             if let owner, !self.inFlight, owner != self.embeddedWith { self.embed() }
         }
         embed()
@@ -55,6 +64,7 @@ public final class Registration {
             app.desktop = desktop
             // The reply names the registry by its unique name; a well-known name tells us nothing.
             embeddedWith = desktop.name.hasPrefix(":") ? desktop.name : registryOwner
+            if embeddedWith != nil { onChange?() }
         case .failure(let error):
             writeDiagnostic("the accessibility registry refused Embed: \(error.message); waiting for it to restart")
             embeddedWith = nil

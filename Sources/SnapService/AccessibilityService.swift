@@ -24,6 +24,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private var registration: Registration?
     private var listeners: EventListeners?
     private let speaker: Speaker
+    private let loop: EventLoop
+    /// A `Focus` asked for before the slider was ready: its expiry.
+    private var focusWanted: TimerID?
 
     init(model: SelectionModel, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
@@ -31,6 +34,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         self.announce = announce
         bridge = SliderBridge(model: model)
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
+        speaker.onDropped = { log($0) }
+        self.loop = loop
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
     }
 
@@ -41,6 +46,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     }
 
     func stop() {
+        speaker.stop()
+        if let focusWanted { loop.cancel(focusWanted) }
+        focusWanted = nil
         left()
         bus.close()
     }
@@ -56,37 +64,69 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             return
         }
         let registration = Registration(connection: connection, app: app)
-        registration.start()
+        registration.onChange = { [unowned self] in self.readinessChanged() }
         self.app = app
         self.registration = registration
         if announce == .changes {
             let listeners = EventListeners(connection: connection)
+            listeners.onChange = { [unowned self] in self.readinessChanged() }
             listeners.start()
             self.listeners = listeners
         }
-        speaker.channel = self
+        registration.start()
     }
 
     private func left() {
         app = nil
         registration = nil
         listeners = nil
-        speaker.cancel()
-        speaker.channel = nil
+        readinessChanged()
     }
 
-    /// The D-Bus `Focus` method: the slider takes screen-reader focus, if it is on a bus.
+    /// Ready: the registry lists the application (Orca knows it), and which events screen readers
+    /// listen for is known (so the speaker picks the right way). What was said or asked for before
+    /// is carried out now.
+    private var isReady: Bool {
+        app != nil && registration?.isEmbedded == true && (listeners?.isKnown ?? true)
+    }
+
+    private func readinessChanged() {
+        guard isReady else {
+            if speaker.channel != nil { speaker.lost() }
+            return
+        }
+        guard speaker.channel == nil else { return }
+        if let focusWanted {
+            loop.cancel(focusWanted)
+            self.focusWanted = nil
+            app?.grabFocus()
+            speaker.focusPresented()
+        }
+        speaker.channel = self
+    }
+
+    /// The D-Bus `Focus` method: the slider takes screen-reader focus now, or as soon as it is on
+    /// the bus if it is on its way there (within the speaker's bound; after it, the request is
+    /// dropped and logged). False only when no accessibility bus is running.
     func requestFocus() -> Bool {
-        guard let app else { return false }
-        app.grabFocus()
+        if isReady, let app {
+            app.grabFocus()
+            return true
+        }
+        guard app != nil || bus.isSearching else { return false }
+        if let focusWanted { loop.cancel(focusWanted) }
+        focusWanted = loop.schedule(after: Speaker.readyBound) { [unowned self] in
+            self.focusWanted = nil
+            log("the accessibility bus was not ready within \(Speaker.readyBound) s; the slider did not take focus")
+        }
         return true
     }
 
     /// What the model reports changed: a new shown index is an accessible-value event; a new
     /// committed size goes to the speaker.
     func selectionChanged(_ change: SelectionChange) {
-        guard let app else { return }
-        if change.shown != nil { app.valueChanged() }
+        if change.shown != nil { app?.valueChanged() }
+        // Also before the slider is ready: the speaker keeps it until then.
         if change.committed != nil { speaker.committed(index: model.committedIndex) }
     }
 
@@ -105,9 +145,10 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// a new committed size is spoken as any commit is.
     func snapperChanged(_ change: SelectionModel.SnapperChange) {
         speaker.valueTexts = model.valueTexts
-        guard let app else { return }
-        if change.sizes || change.valueTexts { app.descriptionChanged() }
-        if change.sizes || change.committedIndex || change.committedSize || change.valueText { app.valueChanged() }
+        if let app {
+            if change.sizes || change.valueTexts { app.descriptionChanged() }
+            if change.sizes || change.committedIndex || change.committedSize || change.valueText { app.valueChanged() }
+        }
         if change.committedIndex || change.committedSize { speaker.committed(index: model.committedIndex) }
     }
 

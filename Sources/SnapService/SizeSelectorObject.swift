@@ -6,7 +6,8 @@ import SnapTexts
 /// Asks the accessible slider to take screen-reader focus: what the D-Bus `Focus` method needs
 /// from the accessible side, handed over by `Daemon`.
 public protocol FocusRequester: AnyObject {
-    /// False when there is no slider to focus (no accessibility bus joined).
+    /// True when the slider takes focus now, or will once it is on the bus it is joining; false
+    /// when no accessibility bus is running.
     func requestFocus() -> Bool
 }
 
@@ -83,9 +84,10 @@ public final class SizeSelectorObject {
                 return []
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
-                guard let focus = self.focus, focus.requestFocus() else {
-                    throw MethodError(.noAccessibility, Texts.noAccessibility)
+                guard let focus = self.focus else {
+                    throw MethodError(.noAccessibility, Texts.accessibilityTurnedOff)
                 }
+                guard focus.requestFocus() else { throw MethodError(.noAccessibility, Texts.noAccessibilityBus) }
                 return []
             },
         ], properties: SelectorProperty.allCases.map { [model, author] property in

@@ -13,23 +13,39 @@ protocol SpeechChannel: AnyObject {
     func notify(_ text: String)
 }
 
-/// Makes every committed change, and every step stopped by an end, heard exactly once, whatever
+/// Makes every committed change, and every step stopped by an end, heard once, at once, whatever
 /// has focus, on Orca 43 and on Orca 45+ (as measured with both under Xvfb):
 ///
 /// - Orca 45+ speaks `object:announcement` and nothing else a windowless slider sends once it has
-///   lost Orca's locus of focus (it always does: it has no window). So when the registry lists an
-///   announcement listener, every utterance is an announcement, focused or not.
+///   lost Orca's locus of focus. So when the registry lists an announcement listener, every
+///   utterance is an announcement, focused or not.
 /// - Orca 43 ignores announcements and speaks value events only of its locus of focus; it speaks a
 ///   NOTIFICATION in the status bar whatever has focus. So without an announcement listener: the
 ///   notification while the slider is unfocused, nothing extra while it is focused (the value event
 ///   is spoken then; both would say the value twice).
 ///
-/// Changes close together are coalesced: the text goes out `delay` seconds after the LAST change
-/// (also keeping announcements further apart than the 0.1 s within which Orca 48 drops the later
-/// one). Previews are not spoken here; their commit is. The mechanism is chosen when the text goes
-/// out, so a screen reader that started or stopped meanwhile is honoured.
+/// Timing is a throttle with a leading and a trailing edge. The first text after a quiet `window`
+/// goes out at once, in the same loop iteration as the change's own events; texts that follow
+/// within the window are held, only the newest, and go out when it ends (then the window starts
+/// again), unless that is what was said last. So a held key is heard at its first value, about
+/// every `window` while it is held, and at its final value once. Never a queue. A limit note is
+/// urgent (unless it repeats the last text, as a key held at an end does): it goes out at once,
+/// but never closer than `minimumGap` to the text before it, because
+/// Orca 48 drops an announcement that arrives within 0.1 s of the previous one from the same
+/// application (and counts the dropped one as the previous one).
+///
+/// Before the accessible side is ready (no channel: the slider has not joined the accessibility
+/// bus, the registry has not answered, or the listener query has not), the latest text is kept and
+/// said once the channel arrives, if that is within `readyBound`; past that it is dropped and
+/// logged. Previews are not spoken here; their commit is. The mechanism is chosen when the text
+/// goes out, so a screen reader that started or stopped meanwhile is honoured.
 final class Speaker {
-    static let delay = 0.25
+    /// At most one utterance per window while changes keep coming.
+    static let window = 0.25
+    /// Between two utterances at least this much (Orca 48's 0.1 s, with room for scheduling).
+    static let minimumGap = 0.15
+    /// How long a text said before the accessible side is ready waits for it.
+    static let readyBound = 2.0
 
     /// Changed by a reload (SIGHUP).
     var mode: DaemonSettings.Announce
@@ -38,8 +54,21 @@ final class Speaker {
     var valueTexts: [String]
     /// Its timers run on the loop's clock (a manual one in tests).
     let loop: EventLoop
-    weak var channel: SpeechChannel?
-    private var pending: (text: String, timer: TimerID)?
+    /// Set while the accessible side is ready to speak; nil before, and after it was lost.
+    weak var channel: SpeechChannel? {
+        didSet { if channel != nil { deliverKept() } }
+    }
+    /// Runs with a line to log when a kept text is dropped (the daemon's log).
+    var onDropped: ((String) -> Void)?
+
+    /// The window's end, while one is open.
+    private var windowEnd: TimerID?
+    /// The newest text held for the window's end.
+    private var trailing: String?
+    private var lastSpoken: String?
+    private var lastSpokenAt = -Double.infinity
+    /// Said before the channel was ready.
+    private var kept: (text: String, expiry: TimerID)?
 
     init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop) {
         self.mode = mode
@@ -49,27 +78,48 @@ final class Speaker {
 
     /// The committed index changed to `index`.
     func committed(index: Int) {
-        guard mode != .never, channel != nil else { return }
-        if valueEventSpeaks {
-            // The value event already said the newest value; an older pending text would be stale.
-            cancel()
+        guard mode != .never else { return }
+        let text = valueTexts[index]
+        if channel != nil, valueEventSpeaks {
+            // The value event says the newest value; a held older text would be stale.
+            trailing = nil
+            lastSpoken = text
         } else {
-            say(valueTexts[index])
+            offer(text, urgent: false)
         }
     }
 
     /// A step was stopped by the largest (or smallest) size; the committed index is `index`.
     /// `moved`: the step changed the selection before it stopped.
     func reachedLimit(largest: Bool, index: Int, moved: Bool) {
-        guard mode != .never, channel != nil else { return }
-        say(moved && valueEventSpeaks ? Texts.endSpeech(largest: largest)
-                                      : Texts.limitSpeech(largest: largest, valueText: valueTexts[index]))
+        guard mode != .never else { return }
+        offer(moved && channel != nil && valueEventSpeaks ? Texts.endSpeech(largest: largest)
+                                                          : Texts.limitSpeech(largest: largest, valueText: valueTexts[index]),
+              urgent: true)
     }
 
-    /// The accessible application went away (the accessibility bus was lost).
-    func cancel() {
-        if let pending { loop.cancel(pending.timer) }
-        pending = nil
+    /// The slider was given focus, which presents the current value: nothing held needs saying.
+    func focusPresented() {
+        forgetKept()
+        trailing = nil
+    }
+
+    /// The accessible side is no longer ready (the bus or the registry was lost): a text held for
+    /// the window's end is kept for the next channel instead.
+    func lost() {
+        if let windowEnd { loop.cancel(windowEnd) }
+        windowEnd = nil
+        if let trailing { keep(trailing) }
+        trailing = nil
+        channel = nil
+    }
+
+    /// Daemon shutdown: nothing more is said.
+    func stop() {
+        if let windowEnd { loop.cancel(windowEnd) }
+        windowEnd = nil
+        trailing = nil
+        forgetKept()
     }
 
     private var usesAnnouncement: Bool {
@@ -85,18 +135,71 @@ final class Speaker {
         !usesAnnouncement && channel?.isFocused == true
     }
 
-    private func say(_ text: String) {
-        cancel()
-        let timer = loop.schedule(after: Self.delay) { [unowned self] in
-            guard let pending = self.pending else { return }
-            self.pending = nil
-            guard let channel = self.channel else { return }
-            if self.usesAnnouncement {
-                channel.announce(pending.text)
-            } else {
-                channel.notify(pending.text)
+    private func offer(_ text: String, urgent: Bool) {
+        guard channel != nil else { return keep(text) }
+        let now = loop.now
+        if windowEnd == nil {
+            speak(text, at: now)
+        } else if urgent, text != lastSpoken, now - lastSpokenAt >= Self.minimumGap {
+            trailing = nil
+            speak(text, at: now)
+        } else {
+            trailing = text
+            if urgent, text != lastSpoken {
+                // Out as soon as the gap allows, not at the window's end.
+                openWindow(until: lastSpokenAt + Self.minimumGap)
             }
         }
-        pending = (text, timer)
+    }
+
+    private func speak(_ text: String, at now: Double) {
+        guard let channel else { return }
+        if usesAnnouncement {
+            channel.announce(text)
+        } else {
+            channel.notify(text)
+        }
+        lastSpoken = text
+        lastSpokenAt = now
+        openWindow(until: now + Self.window)
+    }
+
+    private func openWindow(until end: Double) {
+        if let windowEnd { loop.cancel(windowEnd) }
+        windowEnd = loop.schedule(after: max(0, end - loop.now)) { [unowned self] in self.windowEnded() }
+    }
+
+    private func windowEnded() {
+        windowEnd = nil
+        guard let text = trailing else { return }
+        trailing = nil
+        if text != lastSpoken {
+            speak(text, at: loop.now)
+        } else {
+            // Still coming (a key held at an end): not a quiet moment yet.
+            openWindow(until: loop.now + Self.window)
+        }
+    }
+
+    private func keep(_ text: String) {
+        if let kept { loop.cancel(kept.expiry) }
+        let expiry = loop.schedule(after: Self.readyBound) { [unowned self] in
+            guard let kept = self.kept else { return }
+            self.kept = nil
+            self.onDropped?("the accessibility bus was not ready within \(Self.readyBound) s; "
+                            + "not spoken: \"\(kept.text)\"")
+        }
+        kept = (text, expiry)
+    }
+
+    private func forgetKept() {
+        if let kept { loop.cancel(kept.expiry) }
+        kept = nil
+    }
+
+    private func deliverKept() {
+        guard let kept else { return }
+        forgetKept()
+        offer(kept.text, urgent: false)
     }
 }

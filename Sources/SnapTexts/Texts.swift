@@ -107,10 +107,14 @@ public struct Texts: Equatable, Sendable {
         tr("The size could not be saved, so nothing changed: %s.", problem)
     }
 
-    /// `Focus` without an accessibility bus.
-    public static var noAccessibility: String {
-        tr("The accessible slider is not on an accessibility bus (snapsized was started with --no-accessibility, "
-           + "or no accessibility bus is running: start at-spi-bus-launcher, or turn on assistive technologies "
-           + "in your desktop settings).")
+    /// `Focus` from a daemon started with --no-accessibility.
+    public static var accessibilityTurnedOff: String {
+        tr("The accessible slider is turned off: snapsized was started with --no-accessibility.")
+    }
+
+    /// `Focus` while no accessibility bus is running (none found, none being joined).
+    public static var noAccessibilityBus: String {
+        tr("No accessibility bus is running, so the slider cannot take focus: start at-spi-bus-launcher, "
+           + "or turn on assistive technologies in your desktop settings.")
     }
 }

@@ -2,7 +2,8 @@ import Glibc
 import TestSupport
 
 /// Benchmarks/listener/listener.c running on the accessibility bus: a libatspi client subscribed to
-/// object:property-change:accessible-value that writes each event's CLOCK_MONOTONIC time to a pipe.
+/// object:property-change:accessible-value and to what is spoken (object:announcement, a notification
+/// shown) that writes each event's kind and CLOCK_MONOTONIC time to a pipe.
 final class AccessibilityListener {
     private let process: ChildProcess
     private let readFD: Int32
@@ -34,9 +35,17 @@ final class AccessibilityListener {
         close(readFD)
     }
 
-    /// The time stamp of the next event, or nil after `timeout` seconds without one.
-    func nextEvent(timeout: Double) -> Double? {
-        nextLine(timeout: timeout).flatMap(Double.init)
+    enum Kind: String { case value, speech }
+
+    /// The time stamp of the next event of `kind` (others are skipped), or nil after `timeout`
+    /// seconds without one.
+    func nextEvent(_ kind: Kind, timeout: Double) -> Double? {
+        let deadline = monotonicNow() + timeout
+        while let line = nextLine(timeout: max(0, deadline - monotonicNow())) {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, fields[0] == kind.rawValue, let time = Double(fields[1]) { return time }
+        }
+        return nil
     }
 
     /// Forgets events already written (e.g. from a warm-up).

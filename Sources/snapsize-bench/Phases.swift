@@ -1,3 +1,4 @@
+import Glibc
 /// The measured phases of a round. Every phase alternates between the servers in small blocks,
 /// rotating which goes first, so that noise from the other tenant of the machine lands on all of them.
 ///
@@ -107,8 +108,25 @@ struct Phases {
         let up = nextStep(server.kind)
         let start = monotonicNow()
         caller.sendNow(server.kind.busName, increment: up)
-        guard let arrived = listener.nextEvent(timeout: 5) else {
+        guard let arrived = listener.nextEvent(.value, timeout: 5) else {
             throw BenchError("no accessible-value event from \(server.kind.rawValue) within 5 s")
+        }
+        if caller.awaitReplies(1) > 0 { throw BenchError("\(server.kind.rawValue) failed a call") }
+        return arrived - start
+    }
+
+    /// Seconds from sending a call to the listener's time stamp of what a screen reader speaks for
+    /// it (the announcement or the notification). Each call comes after a quiet moment longer than
+    /// the speaker's window, as a single key press does; a change inside the window would be spoken
+    /// at the window's end instead, by design.
+    mutating func callToSpeech(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
+        usleep(Workload.speechQuietMicroseconds)
+        listener.drain()
+        let up = nextStep(server.kind)
+        let start = monotonicNow()
+        caller.sendNow(server.kind.busName, increment: up)
+        guard let arrived = listener.nextEvent(.speech, timeout: 5) else {
+            throw BenchError("no announcement or notification from \(server.kind.rawValue) within 5 s")
         }
         if caller.awaitReplies(1) > 0 { throw BenchError("\(server.kind.rawValue) failed a call") }
         return arrived - start

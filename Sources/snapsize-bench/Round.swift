@@ -16,6 +16,8 @@ struct RoundResult {
     var idleWakeUps: [ServerKind: Double]?
     /// snapsized with its accessible slider: call -> accessible-value event at the listener.
     var toAccessibleEvent: [Double] = []
+    /// snapsized with its accessible slider: call -> announcement or notification, after a quiet moment.
+    var toSpeech: [Double] = []
     /// The floor's call -> PropertiesChanged, measured alternately with the line above.
     var floorToSignalBesideAccessibility: [Double] = []
 }
@@ -26,6 +28,9 @@ enum Workload {
     static let pipelinedBlocks = 4, window = 32 // calls per block: Medium.pipelinedPerBlock
     static let signalBlocks = 30, signalPerBlock = 10
     static let accessibleBlocks = 40, accessiblePerBlock = 10
+    /// Single changes spoken per round, each after 0.3 s of quiet (longer than Speaker's 0.25 s window).
+    static let speechSamples = 10
+    static let speechQuietMicroseconds: useconds_t = 300_000
     static let idleSeconds = 5.0
 }
 
@@ -104,6 +109,9 @@ struct Round {
                         }
                     }
                 }
+            }
+            for _ in 0..<Workload.speechSamples {
+                result.toSpeech.append(try phases.callToSpeech(daemon, listener: listener))
             }
         }
         watcher.removeMatch(signals)

@@ -61,6 +61,13 @@ struct Summary {
             rows.append(accessibility(0.5, targets: [.ratio(to: .floor, atMost: 1.5)]))
             rows.append(accessibility(0.99, targets: []))
         }
+        if rounds.contains(where: { !$0.toSpeech.isEmpty }) {
+            // Heard within 50 ms of the call: the announcement goes out with the value event.
+            let perRound = rounds.filter { !$0.toSpeech.isEmpty }.map { Statistics.percentile($0.toSpeech, 0.5) }
+            rows.append(Row(name: "call -> announcement or notification p50", unit: "us",
+                            values: [.daemon: Statistics.median(perRound) * 1e6], ratios: [:],
+                            targets: [.value(atMost: 50_000)]))
+        }
         if let snapCore {
             // The floor column holds the same mapping in C, -O2, measured alternately in this run.
             rows.append(Row(name: "SnapCore index(at:), floor column: C -O2", unit: "ns/op",

@@ -24,11 +24,25 @@ final class SliderFixture {
     /// `daemonEnvironment` chooses how the daemon finds the accessibility bus: the stack's
     /// environment has AT_SPI_BUS_ADDRESS; `bus.environment` makes it ask org.a11y.Bus.
     /// `daemonLanguage`: the daemon's LANG (the other language variables removed), e.g. "pt_BR.UTF-8".
+    /// `activatable`: no daemon is started; the session bus starts it on the first call, from an
+    /// activation file as the package installs one (finding the accessibility bus through
+    /// org.a11y.Bus, as on a desktop).
     init(daemonArguments: [String] = [], useBusAddressVariable: Bool = true, sessionExtras: [String: String] = [:],
-         daemonLanguage: String? = nil) throws {
-        bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+         daemonLanguage: String? = nil, activatable: Bool = false) throws {
+        let services = try makeTemporaryDirectory()
+        if activatable {
+            guard let snapsized = productPath("snapsized") else { throw TestFailure("snapsized is not built") }
+            try """
+                [D-BUS Service]
+                Name=\(selectorName)
+                Exec=\(([snapsized, "--no-state"] + daemonArguments).joined(separator: " "))
+
+                """.write(toFile: services + "/\(selectorName).service", atomically: true, encoding: .utf8)
+        }
+        bus = try PrivateSessionBus(serviceDirectories: [services])
         stack = try AccessibilityStack(sessionEnvironment: bus.environment.merging(sessionExtras) { $1 })
         client = try Connection(address: bus.address)
+        if activatable { return }
         var daemonEnvironment = useBusAddressVariable ? stack.environment : bus.environment
         if let daemonLanguage { daemonEnvironment = withLanguage(daemonEnvironment, LANG: daemonLanguage) }
         try startDaemon(daemonArguments, environment: daemonEnvironment)
@@ -43,6 +57,27 @@ final class SliderFixture {
 
     func startDaemon(_ arguments: [String], environment: [String: String]) throws {
         daemon = try startSnapsized(arguments, environment: environment)
+    }
+
+    /// The PID of whichever snapsized owns the name (one the bus activated, too).
+    func ownerPID() throws -> pid_t {
+        let reply = try client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                                    interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                                    arguments: [.string(selectorName)], timeoutMilliseconds: 5000)
+        guard let pid = reply.first?.asUInt32 else { throw TestFailure("no PID for \(selectorName): \(reply)") }
+        return pid_t(pid)
+    }
+
+    /// Stops the activated snapsized (SIGTERM) and waits until its name and its application are gone,
+    /// so that the next call activates a new one.
+    func stopActivated() throws {
+        let pid = try ownerPID()
+        kill(pid, SIGTERM)
+        let gone = waitUntil(timeout: 10, interval: 0.02) {
+            (try? self.client.nameHasOwner(selectorName, timeoutMilliseconds: 2000)) == false
+        }
+        guard gone else { throw TestFailure("the activated snapsized (pid \(pid)) kept its name") }
+        waitUntil(timeout: 10, interval: 0.1) { (try? self.python("count_apps.py").int("apps")) == 0 }
     }
 
     /// Runs a checked-in script with Debian's python on this desktop and parses its JSON object.

@@ -9,34 +9,40 @@ let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// holds focus: every committed change is heard exactly once, without anyone losing focus.
 ///
 /// Orca 43 (this machine) in `make test`; the same scenarios with Orca 48 from a Debian 13 chroot in
-/// `make test-orca48` (SNAPSIZE_DESKTOP_ROOT, see DesktopRoot). One Orca start for all six.
+/// `make test-orca48` (SNAPSIZE_DESKTOP_ROOT, see DesktopRoot). One Orca start for all the scenarios.
 @Suite("Real Orca speaks the slider")
 struct OrcaTests {
-    @Test("six scenarios: unfocused change, burst, Focus(), focus given back, largest size, --announce never")
-    func sixScenarios() throws {
+    @Test("""
+        speech: the first press after activation, single changes, a burst, a held key, Focus(), focus given back, \
+        largest size, the first Focus after activation, --announce never
+        """)
+    func speechScenarios() throws {
         let display = try VirtualDisplay()
-        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
+        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display], activatable: true)
         let window = try FocusWindow(environment: fixture.stack.environment, workDirectory: fixture.bus.directory)
         let orca = try ScreenReader(prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
                                     workDirectory: fixture.bus.directory)
         let speech = SpeechLog(orca)
-        /// Calls the daemon and notes the call in the transcript ("DO" lines), so the report shows
-        /// what was spoken after what.
+        /// Calls the daemon and notes the reply in the transcript ("DO" lines, written once the reply
+        /// is in), so the report shows what was spoken after what, and how long after the reply.
         @discardableResult
         func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+            let reply = try fixture.client.selector(member, arguments)
             speech.note(([member] + arguments.map { $0.asUInt32.map(String.init) ?? "\($0)" }).joined(separator: " "))
-            return try fixture.client.selector(member, arguments)
+            return reply
         }
         defer {
             print("Orca transcripts (\(orcaVersion())):\n" + speech.report)
             orca.stop()
             window.stop()
+            if let pid = try? fixture.ownerPID() { kill(pid, SIGTERM) }
         }
         #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true },
                 "Orca's locus starts in the GTK window's entry: \(orca.locus)")
 
-        // (1) Unfocused Increment 60 -> 80: "80 points" once, no role word, the locus stays in GTK.
-        speech.begin("1 unfocused Increment 60 -> 80")
+        // (1) The first press after login: Increment starts snapsized by D-Bus activation, before its slider
+        // is on the accessibility bus; 60 -> 80 is heard once, no role word, the locus stays in GTK.
+        speech.begin("1 first Increment, activating snapsized: 60 -> 80")
         try call("Increment")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
         #expect(!speech.current.contains { $0.lowercased().contains("notification") })
@@ -46,26 +52,50 @@ struct OrcaTests {
         #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")),
                 "the slider never claims focus by itself")
 
-        // (2) Five changes within a few milliseconds, unfocused: at most two utterances, the last the final value.
-        speech.begin("2 five changes at once, unfocused (80 -> 60 -> 40 -> 60 -> 40 -> 60)")
-        for member in ["Decrement", "Decrement", "Increment", "Decrement", "Increment"] { try call(member) }
-        #expect(waitUntil(timeout: 10) { speech.current.last == "60 points" }, "\(speech.current)")
-        speech.settle()
-        #expect((1...2).contains(speech.current.count) && speech.current.last == "60 points", "\(speech.current)")
+        // (2) Single changes, a quiet moment apart: each heard once (the report times them).
+        speech.begin("2 five single changes: 80 -> 60 -> 80 -> 60 -> 80 -> 60")
+        for (member, text) in [("Decrement", "60 points"), ("Increment", "80 points"), ("Decrement", "60 points"),
+                               ("Increment", "80 points"), ("Decrement", "60 points")] {
+            speech.mark()
+            try call(member)
+            #expect(speech.heard([text]), "\(member): \(speech.current)")
+        }
 
-        // (3) Focus() then Increment: the slider is presented, then the new value once.
-        speech.begin("3 Focus(), then Increment 60 -> 80")
+        // (3) Five changes within a few milliseconds, unfocused: at most two utterances, the last the final value.
+        speech.begin("3 five changes at once, unfocused (60 -> 40 -> 20 -> 40 -> 20 -> 40)")
+        for member in ["Decrement", "Decrement", "Increment", "Decrement", "Increment"] { try call(member) }
+        #expect(waitUntil(timeout: 10) { speech.current.last == "40 points" }, "\(speech.current)")
+        speech.settle()
+        #expect((1...2).contains(speech.current.count) && speech.current.last == "40 points", "\(speech.current)")
+
+        // (4) A held key: twelve Increments 40 ms apart from 20. The first value at once, then at most
+        // one utterance per 250 ms, the final one ("100 points, largest size") once.
+        speech.begin("4 a held key: SetIndex 0, then twelve Increments 40 ms apart")
+        try call("SetIndex", [.uint32(0)])
+        speech.settle()
+        speech.mark()
+        for _ in 0..<12 {
+            try call("Increment")
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        #expect(waitUntil(timeout: 10) { speech.current.last == "100 points, largest size" }, "\(speech.current)")
+        speech.settle()
+        #expect(speech.current.first == "40 points" && speech.current.count <= 4
+                && speech.current.filter { $0 == "100 points, largest size" }.count == 1, "\(speech.current)")
+
+        // (5) Focus() then Decrement: the slider is presented, then the new value once.
+        speech.begin("5 Focus(), then Decrement 100 -> 80")
         try call("Focus")
-        // Orca 48 adds the percentage ("... 60 points 50 percent").
-        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 60 points") } },
+        // Orca 48 adds the percentage ("... 100 points 100 percent").
+        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 100 points") } },
                 "\(speech.current)")
         speech.settle()
         speech.mark()
-        try call("Increment")
+        try call("Decrement")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
 
-        // (4) The GTK window takes focus back (its button): the slider follows, Increment is heard once.
-        speech.begin("4 the GTK button takes focus back, then Increment 80 -> 100")
+        // (6) The GTK window takes focus back (its button): the slider follows, Increment is heard once.
+        speech.begin("6 the GTK button takes focus back, then Increment 80 -> 100")
         speech.note("GTK: focus the Apply button")
         window.focus("button")
         #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Apply") == true }, "\(orca.locus)")
@@ -78,14 +108,27 @@ struct OrcaTests {
         #expect(speech.heard(["100 points"]), "\(speech.current)")
         #expect(orca.locus.last?.hasSuffix("| Apply") == true, "\(orca.locus)")
 
-        // (5) Increment at 100: the value and that it is the largest size, once.
-        speech.begin("5 Increment at 100")
+        // (7) Increment at 100: the value and that it is the largest size, once.
+        speech.begin("7 Increment at 100")
         #expect(try call("Increment") == [.uint32(4), .int32(100), .boolean(true)])
         #expect(speech.heard(["100 points, largest size"]), "\(speech.current)")
 
-        // (6) --announce never: nothing spoken, though Orca receives the value events.
-        speech.begin("6 --announce never: Increment 60 -> 80, then Increment at 100")
-        fixture.daemon?.terminate()
+        // (8) The first Focus after activation: the new snapsized takes focus once its slider is on the bus.
+        speech.begin("8 snapsized stopped; the first call is Focus, activating it")
+        try fixture.stopActivated()
+        speech.settle()
+        speech.mark()
+        try call("Focus")
+        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 60 points") } },
+                "\(speech.current)")
+        speech.settle()
+        speech.note("GTK: focus the entry")
+        window.focus("entry")
+        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true }, "\(orca.locus)")
+
+        // (9) --announce never: nothing spoken, though Orca receives the value events.
+        speech.begin("9 --announce never: Increment 60 -> 80, then Increment at 100")
+        try fixture.stopActivated()
         try fixture.startDaemon(["--announce", "never"], environment: fixture.stack.environment)
         _ = try fixture.python("inspect_slider.py")
         let seen = orca.debugLog.components(separatedBy: "accessible-value").count

@@ -68,6 +68,24 @@ struct StuckBusTests {
         #expect(info.object("slider").object("value").double("current") == 1, "the current value once it joined")
     }
 
+    @Test("a hung accessibility bus at start: Focus and a change are kept for it, answered at once, dropped past the bound")
+    func keptPastTheBound() throws {
+        let desktop = try Desktop(stopBusFirst: true)
+        let started = Date()
+        #expect(throws: Never.self, "Focus answers success: the slider is on its way to the bus") { try desktop.call("Focus") }
+        try desktop.call("Increment")
+        #expect(Date().timeIntervalSince(started) < 2, "answered without waiting for the bus")
+        // About 2 s later both are dropped, one line each.
+        #expect(waitUntil(timeout: 10) {
+            desktop.daemon.stderr.contains("did not take focus") && desktop.daemon.stderr.contains("not spoken: \"80 points\"")
+        }, "\(desktop.daemon.stderr)")
+        desktop.stack.resumeBus()
+        let info = try runPython("inspect_slider.py", [], environment: desktop.stack.environment, timeout: 40)
+        #expect(info.object("slider").object("value").double("current") == 3)
+        #expect(!info.object("slider").strings("states").contains("focused"), "a Focus past the bound is not carried out")
+        #expect(desktop.daemon.stderr.components(separatedBy: "did not take focus").count == 2, "\(desktop.daemon.stderr)")
+    }
+
     @Test("a stuck accessibility bus through thousands of changes: memory stays flat, and once it wakes a listener gets the current value")
     func boundedQueue() throws {
         let desktop = try Desktop()
