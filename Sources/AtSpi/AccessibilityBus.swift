@@ -28,6 +28,10 @@ public final class AccessibilityBus {
     /// Runs when the connection dropped; a later join calls `onJoin` again with a new connection.
     public var onLeave: (() -> Void)?
     public private(set) var connection: Connection?
+    /// Whether, in a group commit, what the loop held on this bus goes out before what it held on
+    /// the others (`Connection.releasesGroupFirst`), on every connection it makes. The daemon's
+    /// composition root sets it, where the order of its events is stated.
+    public var releasesGroupFirst = false
     /// Connected, Hello sent, no answer yet.
     private var joining: Connection?
     private var asking = false
@@ -106,8 +110,7 @@ public final class AccessibilityBus {
         // libatspi aborts its own process on an error reply to Set(CurrentValue); a write whose
         // commit could not be saved is answered as a refused one is: plainly, value unchanged.
         opened.answersUndoneCallsWithErrors = false
-        // The value event goes out before the session bus's reply and signals of the same commit.
-        opened.releasesGroupFirst = true
+        opened.releasesGroupFirst = releasesGroupFirst
         opened.onDisconnect = { [unowned self, unowned opened] in self.dropped(opened) }
         joining = opened
         do {

@@ -6,12 +6,11 @@ import SnapSettings
 /// The accessible side of the daemon: joins the accessibility bus (whenever it is there), shows
 /// the selection as an AT-SPI slider, and tells screen readers what changed.
 ///
-/// It only observes the model. A change of the SHOWN index becomes an accessible-value event
-/// (and nothing else does); a change of the COMMITTED size, and a step stopped by an end, go to
+/// It only observes the model (a `ModelAdapter`). A change of the SHOWN index becomes an
+/// accessible-value event; a change of the COMMITTED size, and a step stopped by an end, go to
 /// the `Speaker`, which makes them heard once (an announcement or the status bar's notification).
 ///
-/// `Daemon` wires `selectionChanged` and `reachedLimit` to the model and hands this object to the
-/// D-Bus side as its `FocusRequester`.
+/// `Daemon.wire` registers it with the model and hands it to the D-Bus side as its `FocusRequester`.
 final class AccessibilityService: SpeechChannel, FocusRequester {
     let model: SelectionModel
     /// Changed by a reload (SIGHUP): the speaker follows.
@@ -122,41 +121,62 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         return true
     }
 
-    /// What the model reports changed: a new shown index is an accessible-value event; a new
-    /// committed size goes to the speaker.
-    func selectionChanged(_ change: SelectionChange) {
-        if change.shown != nil { app?.valueChanged() }
-        // Also before the slider is ready: the speaker keeps it until then.
-        if change.committed != nil { speaker.committed(index: model.committedIndex) }
+    /// What one fact means on the accessibility bus, as events and speech.
+    struct Reaction: OptionSet {
+        let rawValue: UInt8
+        /// The speaker's value texts follow the model's.
+        static let newWords = Reaction(rawValue: 1)
+        /// The accessible name (libatspi's cache would serve the old one otherwise).
+        static let nameEvent = Reaction(rawValue: 2)
+        /// The accessible description, which names the list.
+        static let descriptionEvent = Reaction(rawValue: 4)
+        /// The accessible value (the shown index, its text, the maximum).
+        static let valueEvent = Reaction(rawValue: 8)
+        /// The new committed size is spoken.
+        static let speakCommit = Reaction(rawValue: 16)
+        /// The step stopped by an end is spoken.
+        static let speakStop = Reaction(rawValue: 32)
     }
 
-    /// New words (a reload): the speaker speaks them from now on, and clients hear that the
-    /// slider's name and description changed (libatspi's cache would serve the old ones otherwise).
-    func textsChanged(_ change: SelectionModel.TextsChange) {
-        speaker.valueTexts = model.valueTexts
-        guard let app else { return }
-        if change.label { app.nameChanged() }
-        if change.valueTexts { app.descriptionChanged() }
-        if change.valueTexts { app.valueChanged() }
-    }
-
-    /// A new list, track or layout (a reload): the speaker speaks the new value texts; clients hear
-    /// that the description (which names the list) and the value (its maximum, its text) changed;
-    /// a new committed size is spoken as any commit is.
-    func snapperChanged(_ change: SelectionModel.SnapperChange) {
-        speaker.valueTexts = model.valueTexts
-        if let app {
-            if change.sizes || change.valueTexts { app.descriptionChanged() }
-            if change.sizes || change.committedIndex || change.committedSize || change.valueText { app.valueChanged() }
+    /// Each fact's reaction: the one place that says which AT-SPI event or speech follows from which fact.
+    static func reaction(to fact: ModelFact) -> Reaction {
+        switch fact {
+        case .sizes: [.newWords, .descriptionEvent, .valueEvent]
+        case .valueTexts: [.newWords, .descriptionEvent]
+        case .label: .nameEvent
+        case .shownIndex, .shownSize, .valueText: .valueEvent
+        case .committedIndex, .committedSize: .speakCommit
+        case .stoppedAtEnd: .speakStop
+        case .trackWidth, .trackInset, .layout, .previewing, .previewTouched: []
         }
-        if change.committedIndex || change.committedSize { speaker.committed(index: model.committedIndex) }
     }
 
-    /// A step was stopped by an end of the list (`moved`: it changed the selection first).
-    func reachedLimit(largest: Bool, moved: Bool) {
-        speaker.reachedLimit(largest: largest, index: model.committedIndex, moved: moved)
-    }
+    /// Each fact's reaction by the fact's raw value, made once: this runs on every change.
+    private static let reactions = ModelFact.allCases.map(reaction(to:))
+}
 
+extension AccessibilityService: ModelAdapter {
+    /// What the model reports changed, in this order: new words for the speaker; the name, the
+    /// description and the value events; then what is spoken (a commit, then a step stopped by an end).
+    func modelChanged(_ change: ModelChange) {
+        var reaction: Reaction = []
+        let reactions = Self.reactions
+        for fact in change.facts.cases { reaction.formUnion(reactions[fact.rawValue]) }
+        if reaction.contains(.newWords) { speaker.valueTexts = model.valueTexts }
+        if let app {
+            if reaction.contains(.nameEvent) { app.nameChanged() }
+            if reaction.contains(.descriptionEvent) { app.descriptionChanged() }
+            if reaction.contains(.valueEvent) { app.valueChanged() }
+        }
+        // Also before the slider is ready: the speaker keeps it until then.
+        if reaction.contains(.speakCommit) { speaker.committed(index: model.committedIndex) }
+        if reaction.contains(.speakStop), let stop = change.stop {
+            speaker.reachedLimit(largest: stop.largest, index: model.committedIndex, moved: stop.moved)
+        }
+    }
+}
+
+extension AccessibilityService {
     // MARK: SpeechChannel
 
     var isFocused: Bool { app?.isFocused ?? false }

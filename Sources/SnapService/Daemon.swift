@@ -34,35 +34,50 @@ public enum Daemon {
             log(error.message)
             return Status.usage.rawValue
         }
-        // The session bus first (make bench: exec -> name owned): connecting and authenticating take
-        // round trips to the bus, which answers while the settings below are read. Only RequestName,
-        // in serve, takes the name, so wrong settings still stop start-up without it; a bus that is
-        // not there is reported there too, after the settings.
-        let registration = Result { () throws(MethodError) in try BusRegistration.session(environment: environment) }
-        let statePath = defaultStatePath(environment: environment)
-        let configPath = flags.config ?? defaultConfigPath(environment: environment)
-        let settings: DaemonSettings
+        let start: Start
         do {
-            // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
-            _ = try DaemonArguments.settings(flags: flags, config: DaemonValues(), defaultStateFile: statePath)
-            try? registration.get().advance()
-            let config = try readConfig(path: configPath, explicit: flags.config != nil)
-            try? registration.get().advance()
-            settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
-            let chosen = config.overridden(by: flags).noState == true
-            if let note = statePlaceNote(stateFile: settings.stateFile, chosenNone: chosen, environment: environment) {
-                log(note)
-            }
+            start = try Self.start(flags: flags, environment: environment)
         } catch {
             log(error.message)
             return Status.usage.rawValue
         }
-        // SIGHUP reads the file again; there, a file that cannot be used keeps the running settings.
-        let reread = { () throws(InvalidValue) -> DaemonSettings in
-            let config = try readConfig(path: configPath, explicit: flags.config != nil, reloading: true)
-            return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+        return serve(start, environment: environment).rawValue
+    }
+
+    /// What start-up hands to `serve`.
+    struct Start {
+        var settings: DaemonSettings
+        /// Reads the settings again (SIGHUP); a file that cannot be used throws, and the running settings stay.
+        var reread: () throws(InvalidValue) -> DaemonSettings
+        /// The session bus connection, authenticating meanwhile; no name asked for yet.
+        var bus: Result<BusRegistration, MethodError>
+    }
+
+    /// Reads the settings while the session bus connection is made: connecting and authenticating
+    /// take round trips to the bus, which it answers while the settings are read, and after each
+    /// step the exchange moves on by what the bus answered meanwhile (`advance`, which never waits).
+    /// The name is asked for only in `serve`, so wrong settings stop start-up without it; a bus that
+    /// is not there is reported there too, after the settings.
+    static func start(flags: DaemonValues, environment: [String: String]) throws(InvalidValue) -> Start {
+        let bus = Result { () throws(MethodError) in try BusRegistration.session(environment: environment) }
+        let meanwhile = { try? bus.get().advance() }
+        let statePath = defaultStatePath(environment: environment)
+        let configPath = flags.config ?? defaultConfigPath(environment: environment)
+        let explicit = flags.config != nil
+        // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
+        _ = try DaemonArguments.settings(flags: flags, config: DaemonValues(), defaultStateFile: statePath)
+        meanwhile()
+        let config = try readConfig(path: configPath, explicit: explicit)
+        meanwhile()
+        let settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+        let chosen = config.overridden(by: flags).noState == true
+        if let note = statePlaceNote(stateFile: settings.stateFile, chosenNone: chosen, environment: environment) {
+            log(note)
         }
-        return serve(settings: settings, environment: environment, reread: reread, registration: registration).rawValue
+        return Start(settings: settings, reread: { () throws(InvalidValue) -> DaemonSettings in
+            let config = try readConfig(path: configPath, explicit: explicit, reloading: true)
+            return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+        }, bus: bus)
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -117,88 +132,96 @@ public enum Daemon {
         return SelectionModel(selection: selection, texts: settings.texts, store: store)
     }
 
-    /// Connects, takes the name, restores the selection, exports and runs the loop; returns how it ended.
-    static func serve(settings: DaemonSettings, environment: [String: String],
-                      reread: (() throws(InvalidValue) -> DaemonSettings)? = nil,
-                      registration: Result<BusRegistration, MethodError>? = nil) -> Status {
+    /// Takes the name, restores the selection, wires the adapters and runs the loop; returns how it ended.
+    static func serve(_ start: Start, environment: [String: String]) -> Status {
+        guard let session = own(SelectorBus.name, on: start.bus) else { return .unavailable }
         let loop = EventLoop()
-        // The name first, then everything that serves it (make bench: exec -> name owned): RequestName
-        // goes right behind Hello, one round trip for both. Nothing is dispatched before loop.run(): a
-        // call that arrives in between waits in libdbus's queue until the saved size is restored and the
-        // object that answers from it is exported, below. (A second snapsized, refused the name, no
-        // longer reads the state file, nor moves an unusable one aside under the running one.)
+        loop.add(session)
+        let model = makeModel(start.settings)
+        let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, environment: environment)
+        let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, reread: start.reread)
+        // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
+        // so a leak checker sees it freed rather than held by a pointer it cannot follow.
+        session.close()
+        return status
+    }
+
+    /// The session bus connection, once it owns `name`; nil (and a log line) when it cannot.
+    ///
+    /// The name comes before everything that serves it (make bench: exec -> name owned): RequestName
+    /// goes right behind Hello, one round trip for both. Nothing is dispatched before the loop runs:
+    /// a call that arrives in between waits in libdbus's queue until the saved size is restored and
+    /// the object that answers from it is exported. So a second snapsized, refused the name, never
+    /// reads the state file, nor moves an unusable one aside under the running one.
+    static func own(_ name: BusName, on bus: Result<BusRegistration, MethodError>) -> Connection? {
         let session: Connection
         let owned: Result<Bool, MethodError>
         do {
-            let started = try (registration ?? Result { () throws(MethodError) in
-                try BusRegistration.session(environment: environment)
-            }).get()
-            (session, owned) = try started.finish(requesting: SelectorBus.name)
+            (session, owned) = try bus.get().finish(requesting: name)
         } catch {
             log("cannot connect to the session bus (\(error.message))")
-            return .unavailable
+            return nil
         }
         switch owned {
         case .success(true):
-            break
+            return session
         case .success(false):
-            log("\(SelectorBus.name.rawValue) is already owned on this session bus: another snapsized is running")
-            return .unavailable
+            log("\(name.rawValue) is already owned on this session bus: another snapsized is running")
         case .failure(let error):
-            log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
-            return .unavailable
+            log("cannot serve \(name.rawValue): \(error.message)")
         }
-        loop.add(session)
-        let model = makeModel(settings)
-        // Calls already queued together are applied in order and saved once, then answered.
-        // (The loop keeps its closures, so they hold the loop and the model unowned: a strong capture
-        // would be a cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.)
-        loop.groupCommit = GroupCommit(begin: { [unowned model] in model.beginGroup() },
-                                       end: { [unowned model] in model.endGroup()?.dbusError })
-        // The adapters, wired here and nowhere else. The accessible slider shares this loop and this
-        // model; an accessibility bus that is missing or lost never ends the daemon.
+        session.close()
+        return nil
+    }
+
+    /// The adapters of one model, made by `wire`.
+    struct Adapters {
+        /// The accessible slider; nil with --no-accessibility.
+        let accessibility: AccessibilityService?
+        let object: SizeSelectorObject
+        let previewGuard: PreviewGuard
+    }
+
+    /// Makes the model's adapters and registers them: the only place they are wired, and the order
+    /// of what an accepted change sets off, all before the method's reply (the Dispatcher sends it
+    /// once the handler returns):
+    /// 1. the accessible events and the speech: a person waits on the screen reader
+    ///    (keypress -> value event -> speech; make bench: call -> accessible-value event);
+    /// 2. PropertiesChanged, then Committed, on the session bus;
+    /// 3. the preview guard starts or stops watching a preview's owner, or restarts its timer.
+    /// Calls already queued together are applied in order and saved once, then answered (group
+    /// commit), in the same order: what the accessibility bus held goes out first.
+    /// The accessible slider shares the loop and the model; an accessibility bus that is missing or
+    /// lost never ends the daemon. The model does not keep the adapters alive: the caller does.
+    static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
+                     environment: [String: String]) -> Adapters {
         let accessibility = settings.accessibility
             ? AccessibilityService(model: model, session: session, loop: loop,
                                    announce: settings.announce, environment: environment)
             : nil
+        accessibility?.bus.releasesGroupFirst = true
         let object = SizeSelectorObject(model: model, connection: session, focus: accessibility)
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
-        // What an accepted change sets off, in this order, all before the method's reply (the
-        // Dispatcher sends it once the handler returns):
-        // 1. the accessible-value event and announcement: a person waits on the screen reader
-        //    (keypress -> value event -> speech; make bench: call -> accessible-value event);
-        // 2. PropertiesChanged, then Committed, on the session bus;
-        // 3. the preview guard starts or stops watching a preview's owner.
-        // (Unowned: the adapters hold the model, and this function keeps the adapters to its end.)
-        model.observe { [unowned accessibility, unowned object, unowned previewGuard] change in
-            accessibility?.selectionChanged(change)
-            object.announce(change)
-            previewGuard.selectionChanged(change)
-        }
-        // New words from a reload: the accessible name/description events, then PropertiesChanged.
-        model.observeTexts { [unowned accessibility, unowned object] change in
-            accessibility?.textsChanged(change)
-            object.announce(change)
-        }
-        // A new list, track or layout from a reload (after any preview ended as a cancel, above):
-        // the accessible description/value events, then PropertiesChanged and Committed.
-        model.observeSnapper { [unowned accessibility, unowned object] change in
-            accessibility?.snapperChanged(change)
-            object.announce(change)
-        }
-        // A step stopped by an end is spoken (after the change it made, if any).
-        model.observeLimits { [unowned accessibility] largest, moved in
-            accessibility?.reachedLimit(largest: largest, moved: moved)
-        }
-        // Every Preview call restarts the guard's silence timer, even one that changes nothing.
-        model.observePreviewMoves { [unowned previewGuard] owner in previewGuard.touched(by: owner) }
+        let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard]
+        model.adapters = inOrder.compactMap { $0 }
+        // The loop keeps its closures, so they hold the model unowned: a strong capture would be a
+        // cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.
+        loop.groupCommit = GroupCommit(begin: { [unowned model] in model.beginGroup() },
+                                       end: { [unowned model] in model.endGroup()?.dbusError })
+        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard)
+    }
+
+    /// Exports the object, joins the accessibility bus and runs the loop until SIGTERM/SIGINT or
+    /// the session bus goes away; returns how it ended.
+    static func run(_ adapters: Adapters, model: SelectionModel, session: Connection, loop: EventLoop,
+                    settings: DaemonSettings, reread: @escaping () throws(InvalidValue) -> DaemonSettings) -> Status {
         do {
-            try object.start()
+            try adapters.object.start()
         } catch {
             log("cannot serve \(SelectorBus.name.rawValue): \(error.message)")
             return .unavailable
         }
-        accessibility?.start()
+        adapters.accessibility?.start()
         var status = Status.stopped
         session.onDisconnect = { [unowned loop] in
             log("the session bus went away; exiting so that the session can start me again")
@@ -209,9 +232,9 @@ public enum Daemon {
         loop.onSignal(SIGINT) { [unowned loop] in loop.stop() }
         // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
         var running = settings
-        loop.onSignal(SIGHUP) { [unowned previewGuard, unowned model, weak accessibility] in
-            running = reload(running, reread: reread ?? { running }, model: model, previewGuard: previewGuard,
-                             accessibility: accessibility)
+        loop.onSignal(SIGHUP) { [unowned model, unowned previewGuard = adapters.previewGuard,
+                                 weak accessibility = adapters.accessibility] in
+            running = reload(running, reread: reread, model: model, previewGuard: previewGuard, accessibility: accessibility)
         }
         loop.run()
         // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a
@@ -226,11 +249,7 @@ public enum Daemon {
             // Bounded: a session bus that stopped reading must not keep us from exiting.
             session.flush(timeout: 2)
         }
-        accessibility?.stop()
-        withExtendedLifetime((object, previewGuard)) {}  // the observers above hold them unowned
-        // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
-        // so a leak checker sees it freed rather than held by a pointer it cannot follow.
-        session.close()
+        adapters.accessibility?.stop()
         return status
     }
 }

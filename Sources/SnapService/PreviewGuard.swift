@@ -5,8 +5,8 @@ import SnapCore
 /// (NameOwnerChanged, matched for that one name only, so other clients coming and going never
 /// wake the daemon) or when the owner sends no Preview for `timeout` seconds.
 ///
-/// It observes the model (`Daemon` wires `selectionChanged` and `touched` to it): nothing else
-/// needs to know that it exists.
+/// It observes the model (a `ModelAdapter`, which `Daemon.wire` registers): nothing else needs to
+/// know that it exists.
 final class PreviewGuard {
     private let model: SelectionModel
     private let connection: Connection
@@ -24,7 +24,7 @@ final class PreviewGuard {
     }
 
     /// The owner moved its preview: restart the silence timer.
-    func touched(by owner: PreviewOwner) {
+    private func touched(by owner: PreviewOwner) {
         guard model.previewOwner == owner else { return }
         if let timer { loop.cancel(timer) }
         timer = loop.schedule(after: timeout) { [unowned self] in
@@ -32,11 +32,6 @@ final class PreviewGuard {
             log("the preview of \(owner.name) timed out after \(self.timeout) s without a Preview call; cancelled")
             _ = try? self.model.perform { $0.endPreview() }
         }
-    }
-
-    /// What the model reports changed: a preview that opened or closed is watched, or no longer.
-    func selectionChanged(_ change: SelectionChange) {
-        if change.previewing != nil { previewChanged() }
     }
 
     /// A preview opened or closed: watch its owner, or stop watching.
@@ -70,5 +65,39 @@ final class PreviewGuard {
     private func vanished(_ owner: PreviewOwner) {
         guard model.previewOwner == owner else { return }
         _ = try? model.perform { $0.ownerVanished(owner) }
+    }
+}
+
+extension PreviewGuard: ModelAdapter {
+    /// What each fact asks of the guard.
+    enum Duty {
+        /// A preview opened or closed: watch its owner, or stop.
+        case watch
+        /// The owner is still there and moving: restart the silence timer.
+        case restartTimer
+    }
+
+    static func duty(for fact: ModelFact) -> Duty? {
+        switch fact {
+        case .previewing: .watch
+        case .previewTouched: .restartTimer
+        case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex, .committedSize,
+             .shownIndex, .shownSize, .valueText, .stoppedAtEnd:
+            nil
+        }
+    }
+
+    /// The facts that ask something of the guard: most changes (every step) do not.
+    private static let concerns = ModelFacts(ModelFact.allCases.filter { duty(for: $0) != nil })
+
+    /// In the facts' order: a preview that opened with this move is watched first.
+    func modelChanged(_ change: ModelChange) {
+        for fact in change.facts.intersection(Self.concerns).cases {
+            switch Self.duty(for: fact) {
+            case .watch: previewChanged()
+            case .restartTimer: if let owner = change.previewToucher { touched(by: owner) }
+            case nil: break
+            }
+        }
     }
 }

@@ -28,33 +28,12 @@ public final class SelectionModel {
     private var grouping = false
     private var lastSaved: Selection?
     private var unsavedSize: Int?
-    private var observers: [(SelectionChange) -> Void] = []
-    private var limitObservers: [(_ largest: Bool, _ moved: Bool) -> Void] = []
-    private var previewMoveObservers: [(PreviewOwner) -> Void] = []
-    private var textsObservers: [(TextsChange) -> Void] = []
-    private var snapperObservers: [(SnapperChange) -> Void] = []
+    /// Told every change, in this order (`Daemon.wire` sets them). Not kept alive by the model:
+    /// they hold it, and whoever wires them keeps them.
+    private var adapterList: [UnownedAdapter] = []
 
-    /// What a change of `texts` changed in the words the adapters publish.
-    public struct TextsChange: Equatable {
-        /// The label (`Label`, the accessible name).
-        public var label: Bool
-        /// The value texts (`ValueTexts`, `ValueText`, the accessible description and value text).
-        public var valueTexts: Bool
-    }
-
-    /// What a new list, track or layout (`setSnapper`) changed in what the adapters publish. No
-    /// preview is open afterwards, so the shown index and size are the committed ones and change with them.
-    public struct SnapperChange: Equatable {
-        public var sizes = false
-        public var trackWidth = false
-        public var trackInset = false
-        public var layout = false
-        public var committedIndex = false
-        public var committedSize = false
-        /// `ValueTexts` (the value text of every size).
-        public var valueTexts = false
-        /// `ValueText` (the committed size's value text).
-        public var valueText = false
+    private struct UnownedAdapter {
+        unowned let adapter: any ModelAdapter
     }
 
     public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
@@ -64,56 +43,42 @@ public final class SelectionModel {
         self.store = store
     }
 
-    /// `observer` runs after every change, with exactly what changed (never with an empty change).
-    /// Observers run in the order they were added; `Daemon` states the order it needs in one place.
-    public func observe(_ observer: @escaping (SelectionChange) -> Void) {
-        observers.append(observer)
+    /// The one way to observe the model: each adapter is told every change, with exactly what
+    /// changed (never an empty change), in the order of this list.
+    public var adapters: [any ModelAdapter] {
+        get { adapterList.map(\.adapter) }
+        set { adapterList = newValue.map(UnownedAdapter.init) }
     }
 
-    /// `observer` runs after every accepted `preview(x:by:)`, even one that shows the same index
-    /// (and so changes nothing): the owner is still there and moving (the preview guard's heartbeat).
-    public func observePreviewMoves(_ observer: @escaping (PreviewOwner) -> Void) {
-        previewMoveObservers.append(observer)
+    private func publish(_ change: ModelChange) {
+        for entry in adapterList { entry.adapter.modelChanged(change) }
     }
 
-    /// `observer` runs after each step that an end of the list stopped (an Increment at the largest
-    /// size, a StepBy that went past an end), after the change observers; `moved` tells whether the
-    /// step changed the selection before it stopped; `largest`, which end stopped it.
-    public func observeLimits(_ observer: @escaping (_ largest: Bool, _ moved: Bool) -> Void) {
-        limitObservers.append(observer)
-    }
-
-    /// `observer` runs after `setTexts` changed the words, with what changed.
-    public func observeTexts(_ observer: @escaping (TextsChange) -> Void) {
-        textsObservers.append(observer)
-    }
-
-    /// New words (a reload): the texts observers are told what changed; returns it (nil: nothing).
+    /// New words (a reload): the adapters are told what changed; returns it (nil: nothing).
     @discardableResult
-    public func setTexts(_ new: Texts) -> TextsChange? {
+    public func setTexts(_ new: Texts) -> ModelChange? {
         let newValueTexts = new.valueTexts(selection.sizes)
-        let change = TextsChange(label: new.label != texts.label, valueTexts: newValueTexts != valueTexts)
+        var facts: ModelFacts = []
+        if new.label != texts.label { facts.insert(.label) }
+        if newValueTexts != valueTexts { facts.formUnion([.valueTexts, .valueText]) }
         texts = new
         valueTexts = newValueTexts
-        guard change.label || change.valueTexts else { return nil }
-        for observer in textsObservers { observer(change) }
+        guard !facts.isEmpty else { return nil }
+        let change = ModelChange(facts)
+        publish(change)
         return change
-    }
-
-    /// `observer` runs after `setSnapper` changed the list, track or layout, with what changed.
-    public func observeSnapper(_ observer: @escaping (SnapperChange) -> Void) {
-        snapperObservers.append(observer)
     }
 
     /// A new list, track or layout (a reload). The committed size maps to the new list
     /// (`Selection.moved(to:)`: the same size if still allowed, else the nearest). A new committed
     /// size is saved first, as any commit is; if that fails nothing changes (an open preview stays
-    /// open) and `.saveFailed` is thrown. Then an open preview ends as a cancel does (the change
-    /// observers hear it), the snapper is replaced, and the snapper observers are told what changed,
-    /// once; returns it (nil: the same snapper). Called outside a group (the loop runs signal
-    /// handlers between groups).
+    /// open) and `.saveFailed` is thrown. Then an open preview ends as a cancel does (the adapters
+    /// hear it), the snapper is replaced, and the adapters are told what changed, once; returns it
+    /// (nil: the same snapper). No preview is open afterwards, so the shown index and size are the
+    /// committed ones and change with them. Called outside a group (the loop runs signal handlers
+    /// between groups).
     @discardableResult
-    public func setSnapper(_ new: Snapper) throws(ModelError) -> SnapperChange? {
+    public func setSnapper(_ new: Snapper) throws(ModelError) -> ModelChange? {
         guard new != selection.snapper else { return nil }
         let next = selection.moved(to: new)
         if next.committedSize != selection.committedSize, let store, let problem = store.save(size: next.committedSize) {
@@ -124,30 +89,33 @@ public final class SelectionModel {
         let old = selection, oldValueTexts = valueTexts
         selection = next
         valueTexts = texts.valueTexts(next.sizes)
-        let change = SnapperChange(sizes: next.sizes != old.sizes, trackWidth: new.track.width != old.snapper.track.width,
-                                   trackInset: new.track.inset != old.snapper.track.inset,
-                                   layout: new.layout != old.snapper.layout, committedIndex: next.committed != old.committed,
-                                   committedSize: next.committedSize != old.committedSize,
-                                   valueTexts: valueTexts != oldValueTexts,
-                                   valueText: valueTexts[next.committed] != oldValueTexts[old.committed])
-        for observer in snapperObservers { observer(change) }
+        var facts: ModelFacts = []
+        if next.sizes != old.sizes { facts.insert(.sizes) }
+        if new.track.width != old.snapper.track.width { facts.insert(.trackWidth) }
+        if new.track.inset != old.snapper.track.inset { facts.insert(.trackInset) }
+        if new.layout != old.snapper.layout { facts.insert(.layout) }
+        if valueTexts != oldValueTexts { facts.insert(.valueTexts) }
+        if next.committed != old.committed { facts.formUnion([.committedIndex, .shownIndex]) }
+        if next.committedSize != old.committedSize { facts.formUnion([.committedSize, .shownSize]) }
+        if valueTexts[next.committed] != oldValueTexts[old.committed] { facts.insert(.valueText) }
+        let change = ModelChange(facts)
+        publish(change)
         return change
     }
 
     /// A step of the committed index (D-Bus Increment/Decrement/StepBy and the accessible actions).
     @discardableResult
     public func step(by steps: Int) throws(ModelError) -> StepResult {
-        let result = try perform({ selection throws(SnapError) in try selection.step(by: steps) }, change: \.change)
-        if result.atLimit {
-            for observer in limitObservers { observer(steps > 0, !result.change.isEmpty) }
+        try perform({ selection throws(SnapError) in try selection.step(by: steps) }) { result in
+            ModelChange(result.change, stop: result.atLimit ? ModelChange.Stop(largest: steps > 0, moved: !result.change.isEmpty) : nil)
         }
-        return result
     }
 
-    /// Applies `transition`, saving and notifying as described above, and returns its result.
+    /// Applies `transition`, saving and notifying as described above, and returns its result;
+    /// `change` says what it changed, and what else happened.
     @discardableResult
     public func perform<Result>(_ transition: (inout Selection) throws(SnapError) -> Result,
-                                change: (Result) -> SelectionChange) throws(ModelError) -> Result {
+                                change: (Result) -> ModelChange) throws(ModelError) -> Result {
         var next = selection
         let result: Result
         do {
@@ -156,7 +124,7 @@ public final class SelectionModel {
             throw .refused(error)
         }
         let changed = change(result)
-        if changed.committed != nil, let store {
+        if changed.facts.contains(.committedIndex), let store {
             if grouping {
                 if lastSaved == nil { lastSaved = selection }
                 unsavedSize = next.committedSize
@@ -165,9 +133,7 @@ public final class SelectionModel {
             }
         }
         selection = next
-        if !changed.isEmpty {
-            for observer in observers { observer(changed) }
-        }
+        if !changed.isEmpty { publish(changed) }
         return result
     }
 
@@ -179,35 +145,34 @@ public final class SelectionModel {
     }
 
     /// Closes the group: saves its last committed size, once. If that fails, the selection goes
-    /// back to the one saved before the group (observers are told) and the problem is returned.
+    /// back to the one saved before the group (the adapters are told) and the problem is returned.
     public func endGroup() -> ModelError? {
         grouping = false
         guard let size = unsavedSize, let saved = lastSaved, let store else { return nil }
         unsavedSize = nil
         lastSaved = nil
         guard let problem = store.save(size: size) else { return nil }
-        let undone = SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
-                                     shown: saved.shown != selection.shown ? saved.shown : nil,
-                                     previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil)
+        let undone = ModelChange(SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
+                                                 shown: saved.shown != selection.shown ? saved.shown : nil,
+                                                 previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil))
         selection = saved
-        if !undone.isEmpty {
-            for observer in observers { observer(undone) }
-        }
+        if !undone.isEmpty { publish(undone) }
         return .saveFailed(problem)
     }
 
-    /// A preview by `owner` at `x`: `Selection.preview`, then the preview-move observers.
+    /// A preview by `owner` at `x`: `Selection.preview`. Every accepted one is `.previewTouched`,
+    /// even one that shows the same index (the preview guard's heartbeat).
     @discardableResult
     public func preview(x: Double, by owner: PreviewOwner) throws(ModelError) -> SelectionChange {
-        let change = try perform { selection throws(SnapError) in try selection.preview(x: x, by: owner) }
-        for observer in previewMoveObservers { observer(owner) }
-        return change
+        try perform({ selection throws(SnapError) in try selection.preview(x: x, by: owner) }) { change in
+            ModelChange(change, previewTouchedBy: owner)
+        }
     }
 
     /// The common case: a transition that returns its change.
     @discardableResult
     public func perform(_ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(ModelError) -> SelectionChange {
-        try perform(transition, change: { $0 })
+        try perform(transition, change: { ModelChange($0) })
     }
 
     // MARK: Read-only views for the adapters

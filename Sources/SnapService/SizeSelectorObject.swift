@@ -13,8 +13,7 @@ public protocol FocusRequester: AnyObject {
 
 /// org.snapsize.SizeSelector1 at /org/snapsize/SizeSelector1: one table of methods, properties and
 /// signals (dbus/org.snapsize.SizeSelector1.xml is the truth; a test compares them), handlers that
-/// ask the model to change, and the announcements of what it reports changed (`announce`, which
-/// `Daemon` wires to the model).
+/// ask the model to change, and the announcements of what it reports changed (a `ModelAdapter`).
 public final class SizeSelectorObject {
     let model: SelectionModel
     let connection: Connection
@@ -139,74 +138,80 @@ public final class SizeSelectorObject {
 
     // MARK: Announcing changes
 
-    /// New words (a reload): PropertiesChanged with the properties they changed. Logged if it fails.
-    func announce(_ change: SelectionModel.TextsChange) {
-        var changed: [SelectorProperty] = []
-        if change.label { changed.append(.label) }
-        if change.valueTexts { changed += [.valueTexts, .valueText] }
-        do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
-                                                 names: changed.map(\.name))
-        } catch {
-            log("could not announce new words on the session bus: \(error)")
+    /// What one fact sets off on the session bus: the properties it changes (in PropertiesChanged),
+    /// whether it is a change of the committed selection (Committed follows), and whether it is a
+    /// change of the selection someone made (`ChangedBy` names who).
+    struct Announcement {
+        var properties: [SelectorProperty] = []
+        var committed = false
+        var authored = false
+
+        mutating func add(_ other: Announcement) {
+            properties += other.properties
+            committed = committed || other.committed
+            authored = authored || other.authored
         }
     }
 
-    /// A new list, track or layout (a reload; no client made it): PropertiesChanged with every
-    /// property it changed, then Committed if the committed index or size changed. Logged if it fails.
-    func announce(_ change: SelectionModel.SnapperChange) {
-        var changed: [SelectorProperty] = []
-        if change.sizes { changed.append(.sizes) }
-        if change.trackWidth { changed.append(.trackWidth) }
-        if change.trackInset { changed.append(.trackInset) }
-        if change.layout { changed.append(.layout) }
-        if change.valueTexts { changed.append(.valueTexts) }
-        if change.committedIndex { changed += [.selectedIndex, .shownIndex] }
-        if change.committedSize { changed += [.selectedSize, .shownSize] }
-        if change.valueText { changed.append(.valueText) }
-        let committed = change.committedIndex || change.committedSize
-        if committed, author.changedBy != .unknown {
-            author.changedBy = .unknown
-            changed.append(.changedBy)
-        }
-        do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
-                                                 names: changed.map(\.name))
-            if committed {
-                try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
-                                          member: SelectorSignal.committed.name, arguments: committedReply)
-            }
-        } catch {
-            log("could not announce the new list on the session bus: \(error)")
+    /// Each fact's announcement: the one place that says which published property follows from which fact.
+    static func announcement(of fact: ModelFact) -> Announcement {
+        switch fact {
+        case .sizes: Announcement(properties: [.sizes])
+        case .trackWidth: Announcement(properties: [.trackWidth])
+        case .trackInset: Announcement(properties: [.trackInset])
+        case .layout: Announcement(properties: [.layout])
+        case .label: Announcement(properties: [.label])
+        case .valueTexts: Announcement(properties: [.valueTexts])
+        case .committedIndex: Announcement(properties: [.selectedIndex], committed: true, authored: true)
+        case .committedSize: Announcement(properties: [.selectedSize], committed: true, authored: true)
+        case .shownIndex: Announcement(properties: [.shownIndex], authored: true)
+        case .shownSize: Announcement(properties: [.shownSize], authored: true)
+        case .valueText: Announcement(properties: [.valueText])
+        case .previewing: Announcement(properties: [.previewing], authored: true)
+        case .stoppedAtEnd, .previewTouched: Announcement()
         }
     }
 
-    /// The properties each kind of change announces, in order (committed, shown, previewing), by
-    /// the bits 1, 2 and 4 of the change; built once, as this runs on every change.
-    private static let announced: [[String]] = (0..<8).map { bits in
-        var names: [SelectorProperty] = []
-        if bits & 1 != 0 { names += [.selectedIndex, .selectedSize] }
-        if bits & 2 != 0 { names += [.shownIndex, .shownSize, .valueText] }
-        if bits & 4 != 0 { names.append(.previewing) }
-        return names.map(\.name)
-    }
+    typealias Prepared = (names: [String], committed: Bool, authored: Bool)
 
+    /// The announcement of each set of state facts seen so far (names ready to send), made from
+    /// `announcement(of:)` the first time the set occurs: this runs on every change, and the same
+    /// few sets recur (a step, a preview, a commit), so a short list searched in order is quicker
+    /// than hashing. Bounded, in case reloads bring new sets without end.
+    private var prepared: [(facts: ModelFacts, announcement: Prepared)] = []
+
+    private func announcement(of facts: ModelFacts) -> Prepared {
+        let state = facts.subtracting(.events)
+        for entry in prepared where entry.facts == state { return entry.announcement }
+        var combined = Announcement()
+        for fact in state.cases { combined.add(Self.announcement(of: fact)) }
+        let made = (combined.properties.map(\.name), combined.committed, combined.authored)
+        if prepared.count < 32 { prepared.append((state, made)) }
+        return made
+    }
+}
+
+extension SizeSelectorObject: ModelAdapter {
     /// PropertiesChanged with exactly the properties that changed (their values read by name from
     /// the exported table, so a getter and its announcement cannot disagree), then Committed if the
-    /// committed selection changed. A failed send is logged, never turned into a failed call: the
-    /// change happened.
-    func announce(_ change: SelectionChange) {
-        var changed = Self.announced[(change.committed != nil ? 1 : 0) | (change.shown != nil ? 2 : 0)
-                                     | (change.previewing != nil ? 4 : 0)]
-        // Only when it differs from the last change's: a client's run of changes names it once.
-        let by = caller.map(clients.identity(of:)) ?? .unknown
-        if by != author.changedBy {
-            author.changedBy = by
-            changed.append(SelectorProperty.changedBy.name)
+    /// committed selection changed. A change of the selection names who made it in `ChangedBy` (the
+    /// caller being answered; no client for a timeout, an owner that left, the accessible slider or a
+    /// reload), only when it differs from the last one: a client's run of changes names it once.
+    /// A failed send is logged, never turned into a failed call: the change happened.
+    public func modelChanged(_ change: ModelChange) {
+        let announced = announcement(of: change.facts)
+        var names = announced.names
+        if announced.authored {
+            let by = caller.map(clients.identity(of:)) ?? .unknown
+            if by != author.changedBy {
+                author.changedBy = by
+                names.append(SelectorProperty.changedBy.name)
+            }
         }
+        guard !names.isEmpty else { return }
         do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: changed)
-            if change.committed != nil {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: names)
+            if announced.committed {
                 try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
                                           member: SelectorSignal.committed.name, arguments: committedReply)
             }

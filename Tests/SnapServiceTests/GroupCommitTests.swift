@@ -16,26 +16,25 @@ struct GroupCommitTests {
         let path = folder + "/state"
         let model = try ModelTests.model(saving: path)
         try model.perform { selection throws(SnapError) in try selection.set(index: 1) }  // sequence 1
-        var notified: [SelectionChange] = []
-        model.observe { notified.append($0) }
+        let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
         for _ in 0..<3 { try model.perform { selection throws(SnapError) in try selection.step(by: 1).change } }
         #expect(model.committedIndex == 4)
-        #expect(notified.map(\.committed) == [2, 3, 4], "each commit is announced in order")
+        #expect(recorder.heard.map(\.seen) == [2, 3, 4], "each commit is announced in order")
+        #expect(recorder.changes.allSatisfy { $0.facts.contains(.committedIndex) })
         #expect(savedSize(path) == 40, "nothing saved before the group ends")
         #expect(model.endGroup() == nil)
         #expect(savedSlots(path).compactMap { $0 }.map(\.sequence).max() == 2, "three commits, one write")
         #expect(savedSize(path) == 100)
     }
 
-    @Test("a group whose save fails is undone: the selection goes back and observers hear it")
+    @Test("a group whose save fails is undone: the selection goes back and the adapters hear it")
     func failedGroup() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "not a folder".write(toFile: folder + "/blocked", atomically: false, encoding: .utf8)
         let model = try ModelTests.model(saving: folder + "/blocked/state")
-        var notified: [SelectionChange] = []
-        model.observe { notified.append($0) }
+        let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
         try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
         try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
@@ -45,7 +44,8 @@ struct GroupCommitTests {
         }
         #expect(problem.contains("blocked"))
         #expect(model.committedIndex == 2)
-        #expect(notified.last == SelectionChange(committed: 2, shown: 2))
+        #expect(recorder.changes.last == ModelChange(SelectionChange(committed: 2, shown: 2)))
+        #expect(recorder.heard.last?.seen == 2)
     }
 
     @Test("through the daemon: calls queued while it was stopped are answered in order, saved in fewer writes than calls")

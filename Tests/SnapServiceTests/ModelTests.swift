@@ -16,18 +16,18 @@ struct ModelTests {
 
     static func saved(_ path: String) -> Int? { savedSize(path) }
 
-    @Test("a commit is on disk before any observer hears of it")
+    @Test("a commit is on disk before any adapter hears of it")
     func savesBeforeNotifying() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/state"
         let model = try Self.model(saving: path)
-        var seen: [(SelectionChange, Int?)] = []
-        model.observe { change in seen.append((change, Self.saved(path))) }
+        let recorder = ChangeRecorder(model) { Self.saved(path) }
         try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
+        let seen = recorder.heard
         #expect(seen.count == 1)
-        #expect(seen.first?.0 == SelectionChange(committed: 4, shown: 4))
-        #expect(seen.first?.1 == 100, "what an observer found on disk: \(String(describing: seen.first?.1))")
+        #expect(seen.first?.change == ModelChange([.committedIndex, .committedSize, .shownIndex, .shownSize, .valueText]))
+        #expect(seen.first?.seen == 100, "what an adapter found on disk: \(String(describing: seen.first?.seen))")
         #expect(model.committedSize == 100)
     }
 
@@ -48,28 +48,25 @@ struct ModelTests {
     @Test("a refused transition changes nothing and notifies nobody")
     func refused() throws {
         let model = try Self.model(saving: nil)
-        var notified: [SelectionChange] = []
-        model.observe { notified.append($0) }
         try model.preview(x: 12, by: PreviewOwner(":1.1"))
-        notified = []
+        let recorder = ChangeRecorder(model)
         #expect(throws: ModelError.refused(.previewActive(owner: PreviewOwner(":1.1")))) {
             try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
         }
-        #expect(notified.isEmpty)
+        #expect(recorder.changes.isEmpty)
         #expect(model.committedSize == 60 && model.shownSize == 20)
     }
 
     @Test("every accepted Preview is a move for the preview guard, even one that changes nothing")
     func previewMoves() throws {
         let model = try Self.model(saving: nil)
-        var changes: [SelectionChange] = [], moves: [PreviewOwner] = []
-        model.observe { changes.append($0) }
-        model.observePreviewMoves { moves.append($0) }
+        let recorder = ChangeRecorder(model)
         let owner = PreviewOwner(":1.2")
         try model.preview(x: 12, by: owner)
         try model.preview(x: 13, by: owner)  // the same index: no change, still a move
         #expect(throws: ModelError.self) { try model.preview(x: 12, by: PreviewOwner(":1.3")) }
-        #expect(changes == [SelectionChange(shown: 0, previewing: true)])
-        #expect(moves == [owner, owner])
+        #expect(recorder.changes == [ModelChange(SelectionChange(shown: 0, previewing: true), previewTouchedBy: owner),
+                                     ModelChange([], previewTouchedBy: owner)])
+        #expect(recorder.changes.map(\.previewToucher) == [owner, owner])
     }
 }

@@ -3,21 +3,23 @@ import Testing
 import DBusKit
 import SnapCore
 @testable import SnapService
+import SnapSettings
 import TestSupport
 
 /// PreviewGuard in process on a private bus, its timer driven by a manual clock: the silence
 /// timeout is exact, whatever the machine's load.
 @Suite("PreviewGuard in process")
 struct PreviewGuardTests {
-    /// The model and guard wired as `Daemon` wires them, on a loop whose time only the test moves.
-    final class Setup {
+    /// The model and its adapters wired by `Daemon.wire`, on a loop whose time only the test moves;
+    /// the test listens after them.
+    final class Setup: ModelAdapter {
         let bus: PrivateSessionBus
         let loop = EventLoop(clock: .manual())
         let service: Connection
         /// A client that stays on the bus, so its previews have a live owner.
         let client: Connection
         let model: SelectionModel
-        let previewGuard: PreviewGuard
+        let adapters: Daemon.Adapters
         /// When (on the manual clock) each preview ended.
         var endedAt: [Double] = []
 
@@ -27,12 +29,15 @@ struct PreviewGuardTests {
             client = try Connection(address: bus.address)
             loop.add(service)
             model = SelectionModel(selection: try Selection(committed: 2), store: nil)
-            previewGuard = PreviewGuard(model: model, connection: service, loop: loop, timeout: timeout)
-            model.observe { [unowned self] change in
-                self.previewGuard.selectionChanged(change)
-                if change.previewing == false { self.endedAt.append(self.loop.now) }
-            }
-            model.observePreviewMoves { [unowned self] owner in self.previewGuard.touched(by: owner) }
+            var settings = DaemonSettings()
+            settings.accessibility = false
+            settings.previewTimeout = timeout
+            adapters = Daemon.wire(model: model, session: service, loop: loop, settings: settings, environment: [:])
+            model.adapters.append(self)
+        }
+
+        func modelChanged(_ change: ModelChange) {
+            if change.facts.contains(.previewing), !model.isPreviewing { endedAt.append(loop.now) }
         }
 
         var owner: PreviewOwner { PreviewOwner(client.uniqueName) }

@@ -13,20 +13,20 @@ import Glibc
 @Suite("SelectionModel: a new list in process")
 struct ReloadModelTests {
     /// Standard sizes (20...100) committed at 60, saved to `folder/state`, recording what the
-    /// observers hear and what was on disk when they heard it.
+    /// adapters hear and what was on disk when they heard it.
     final class Recorded {
         let folder = try! makeTemporaryDirectory()
         var state: String { folder + "/state" }
         let model: SelectionModel
-        var changes: [(SelectionChange, Int?)] = []
-        var snapperChanges: [(SelectionModel.SnapperChange, Int?)] = []
+        let recorder: ChangeRecorder<Int?>
+        var changes: [ModelChange] { recorder.changes }
 
         init() throws {
             let store = StateStore(path: folder + "/state")
             #expect(store.save(size: 60) == nil)
             model = SelectionModel(selection: try Selection(committed: 2), store: store)
-            model.observe { [unowned self] in changes.append(($0, savedSize(state))) }
-            model.observeSnapper { [unowned self] in snapperChanges.append(($0, savedSize(state))) }
+            let state = folder + "/state"
+            recorder = ChangeRecorder(model) { savedSize(state) }
         }
 
         deinit { try? FileManager.default.removeItem(atPath: folder) }
@@ -44,14 +44,13 @@ struct ReloadModelTests {
         #expect(model.committedIndex == expected && model.committedSize == 70 && model.shownSize == 70)
         #expect(model.sizes.sizes == [10, 30, 50, 70] && model.snapper.track.width == 200)
         #expect(model.valueTexts == ["10 points", "30 points", "50 points", "70 points"] && model.valueText == "70 points")
-        let all = SelectionModel.SnapperChange(sizes: true, trackWidth: true, trackInset: false, layout: false,
-                                               committedIndex: true, committedSize: true, valueTexts: true, valueText: true)
+        let all = ModelChange([.sizes, .trackWidth, .valueTexts, .committedIndex, .committedSize, .shownIndex, .shownSize,
+                               .valueText])
         #expect(change == all)
-        #expect(recorded.snapperChanges.map(\.0) == [all])
-        #expect(recorded.snapperChanges.first?.1 == 70, "on disk when the observer heard of it")
-        #expect(recorded.changes.isEmpty, "no preview was open: no selection change")
+        #expect(recorded.changes == [all], "no preview was open: no other change")
+        #expect(recorded.recorder.heard.first?.seen == 70, "on disk when the adapter heard of it")
         #expect(try model.setSnapper(Self.newList) == nil, "the same list again changes nothing")
-        #expect(recorded.snapperChanges.count == 1)
+        #expect(recorded.changes.count == 1)
     }
 
     @Test("a size still allowed stays (its index may move); a new track alone saves nothing")
@@ -60,10 +59,10 @@ struct ReloadModelTests {
         let model = recorded.model
         let change = try model.setSnapper(Snapper(sizes: try SizeSet([10, 20, 40, 60, 100])))
         #expect(model.committedSize == 60 && model.committedIndex == 3)
-        #expect(change?.committedIndex == true && change?.committedSize == false && change?.valueText == false)
+        #expect(change?.facts == [.sizes, .valueTexts, .committedIndex, .shownIndex], "\(String(describing: change))")
         let track = try model.setSnapper(Snapper(sizes: try SizeSet([10, 20, 40, 60, 100]), track: try Track(width: 400, inset: 20),
                                                  layout: .numeric))
-        #expect(track == SelectionModel.SnapperChange(trackWidth: true, trackInset: true, layout: true))
+        #expect(track == ModelChange([.trackWidth, .trackInset, .layout]))
         #expect(savedSize(recorded.state) == 60)
     }
 
@@ -74,9 +73,10 @@ struct ReloadModelTests {
         try model.preview(x: 324, by: PreviewOwner(":1.9"))  // shows 100
         try model.setSnapper(Self.newList)
         #expect(!model.isPreviewing && model.shownSize == 70)
-        #expect(recorded.changes.map(\.0) == [SelectionChange(shown: 4, previewing: true), SelectionChange(shown: 2, previewing: false)])
-        #expect(recorded.snapperChanges.count == 1)
-        #expect(recorded.changes.last?.1 == 70, "the new size was saved before even the cancel was heard")
+        #expect(recorded.changes.prefix(2) == [ModelChange(SelectionChange(shown: 4, previewing: true), previewTouchedBy: PreviewOwner(":1.9")),
+                                               ModelChange(SelectionChange(shown: 2, previewing: false))])
+        #expect(recorded.changes.count == 3 && recorded.changes.last?.facts.contains(.sizes) == true)
+        #expect(recorded.recorder.heard[1].seen == 70, "the new size was saved before even the cancel was heard")
     }
 
     @Test("a failed save refuses the new list: the list, the size, the preview and the disk stay, nobody hears")
@@ -95,7 +95,7 @@ struct ReloadModelTests {
         #expect(problem.contains(String(cString: strerror(EIO))))
         #expect(model.selection == before && model.isPreviewing)
         #expect(model.valueTexts.count == 5)
-        #expect(recorded.changes.count == heard && recorded.snapperChanges.isEmpty)
+        #expect(recorded.changes.count == heard)
         #expect(savedSize(recorded.state) == 60)
         // The disk is back: the same reload goes through.
         try model.setSnapper(Self.newList)

@@ -95,8 +95,7 @@ struct StateStoreTests {
     func modelRefuses() throws {
         let folder = try Folder()
         let model = SelectionModel(selection: try Selection(committed: 2), store: folder.store)
-        var notified: [SelectionChange] = []
-        model.observe { notified.append($0) }
+        let recorder = ChangeRecorder(model)
         let mock = MockedCalls()
         mock.fail(.fdatasync, with: EIO)
         let result = withMockedCalls(mock) {
@@ -107,10 +106,10 @@ struct StateStoreTests {
             return
         }
         #expect(problem.contains(String(cString: strerror(EIO))))
-        #expect(model.committedSize == 60 && notified.isEmpty)
+        #expect(model.committedSize == 60 && recorder.changes.isEmpty)
         #expect(folder.saved == 60)
         // The disk is back: the same request goes through.
         try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
-        #expect(folder.saved == 100 && notified.count == 1)
+        #expect(folder.saved == 100 && recorder.changes.count == 1)
     }
 }
