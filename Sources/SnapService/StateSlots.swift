@@ -1,5 +1,5 @@
 /// The state file's format: two slots, each at the start of its own 4 KiB block, each holding a
-/// sequence number, the committed size and a checksum of both.
+/// sequence number, the committed size, a checksum of both and the format version.
 ///
 /// A commit writes only the older slot and flushes it (one `pwrite` + `fdatasync`, no rename, no
 /// folder flush), so the newer slot, the last acknowledged size, is never touched while it is being
@@ -11,13 +11,21 @@
 ///          8      8  sequence number (UInt64, little-endian; 0 = never written)
 ///         16      8  size (Int64, little-endian)
 ///         24      4  CRC-32 (IEEE) of bytes 0..<24, little-endian
-///         28      4  zero
+///         28      4  format version (UInt32, little-endian): 1 is this layout; 0 (what slots held
+///                    before the field was named) is version 1 too
+///
+/// A later layout keeps the magic and this field where they are and raises the version, so that a
+/// snapsize that only knows older versions refuses the file (kept aside, as a bad one is) rather
+/// than read its bytes as this layout.
 enum StateSlots {
     static let blockSize = 4096
     static let slotCount = 2
     static let fileSize = blockSize * slotCount
     static let recordSize = 32
     static let magic: [UInt8] = Array("snapsize".utf8)
+    /// The format version this code writes, and the newest it reads.
+    static let formatVersion: UInt32 = 1
+    static let versionOffset = 28
 
     struct Slot: Equatable {
         var sequence: UInt64
@@ -31,15 +39,16 @@ enum StateSlots {
         appendLittleEndian(slot.sequence, to: &bytes)
         appendLittleEndian(UInt64(bitPattern: Int64(slot.size)), to: &bytes)
         appendLittleEndian(crc32(bytes), to: &bytes)
-        appendLittleEndian(UInt32(0), to: &bytes)
+        appendLittleEndian(formatVersion, to: &bytes)
         return bytes
     }
 
-    /// The slot in `record` (at least `recordSize` bytes), or nil when it is torn, damaged or empty.
+    /// The slot in `record` (at least `recordSize` bytes), or nil when it is torn, damaged, empty or
+    /// of a newer format version.
     static func decode(_ record: ArraySlice<UInt8>) -> Slot? {
         guard record.count >= recordSize else { return nil }
+        guard let version = version(of: record), version <= formatVersion else { return nil }
         let start = record.startIndex
-        guard record[start..<start + 8].elementsEqual(magic) else { return nil }
         let stored = UInt32(truncatingIfNeeded: littleEndian(record, at: start + 24, count: 4))
         guard stored == crc32(record[start..<start + 24]) else { return nil }
         let sequence = littleEndian(record, at: start + 8, count: 8)
@@ -53,6 +62,23 @@ enum StateSlots {
             let offset = number * blockSize
             return file.count >= offset + recordSize ? decode(file[offset..<offset + recordSize]) : nil
         }
+    }
+
+    /// The format version of `record`, nil when it does not start with the magic (0 reads as 1).
+    static func version(of record: ArraySlice<UInt8>) -> UInt32? {
+        let start = record.startIndex
+        guard record.count >= recordSize, record[start..<start + 8].elementsEqual(magic) else { return nil }
+        return max(1, UInt32(truncatingIfNeeded: littleEndian(record, at: start + versionOffset, count: 4)))
+    }
+
+    /// The newest format version among `file`'s slots when it is newer than `formatVersion` (a
+    /// later snapsize wrote the file), else nil.
+    static func newerVersion(in file: [UInt8]) -> UInt32? {
+        let versions = (0..<slotCount).compactMap { number -> UInt32? in
+            let offset = number * blockSize
+            return file.count >= offset + recordSize ? version(of: file[offset..<offset + recordSize]) : nil
+        }
+        return versions.max().flatMap { $0 > formatVersion ? $0 : nil }
     }
 
     /// Whether `file` looks like this format at all (either block starts with the magic), as

@@ -8,7 +8,8 @@ import SystemCalls
 /// and flushes it with `fdatasync` before the reply: one write, where replacing a file takes a
 /// temporary file, fsync, rename and an fsync of the folder. At start the valid slot with the higher sequence number is the saved size; a slot
 /// torn by a crash mid-write fails its checksum and the other one, the last acknowledged size, is
-/// used. A file whose slots are both bad is kept aside, as is any other file that is not ours.
+/// used. A file whose slots are both bad is kept aside, as is any other file that is not ours, and
+/// one in a newer format version than this code reads.
 ///
 /// The file is created whole (temporary file, fsync, rename, fsync of the folder: once), with mode
 /// 0600, and is never reached through a symbolic link. A state file in the old one-line format
@@ -63,6 +64,11 @@ public final class StateStore {
             return moveAside(problem)
         }
         if StateSlots.hasMagic(bytes) {
+            if let version = StateSlots.newerVersion(in: bytes) {
+                _ = POSIX.close(opened)
+                return moveAside("it is in state format version \(version), and this snapsize reads only up to version "
+                                 + "\(StateSlots.formatVersion) (a newer snapsize wrote it)")
+            }
             let slots = StateSlots.slots(in: bytes)
             guard let best = slots.indices.filter({ slots[$0] != nil }).max(by: { slots[$0]!.sequence < slots[$1]!.sequence })
             else {
@@ -98,6 +104,7 @@ public final class StateStore {
         defer { _ = POSIX.close(fd) }
         guard let bytes = POSIX.readAll(fd, limit: StateSlots.fileSize) else { return nil }
         if StateSlots.hasMagic(bytes) {
+            if StateSlots.newerVersion(in: bytes) != nil { return nil }
             return StateSlots.slots(in: bytes).compactMap { $0 }.max { $0.sequence < $1.sequence }?.size
         }
         return String(validating: bytes, as: UTF8.self).flatMap(parse)

@@ -18,3 +18,21 @@ func damageSlot(_ path: String, _ number: Int) throws {
     try handle.write(contentsOf: Data([0xde, 0xad, 0xbe, 0xef]))
     try handle.synchronize()
 }
+
+/// Writes `version` into slot `number`'s format version field (outside its checksum), as a newer
+/// snapsize would, or 0, as slots held before the field was named.
+func setSlotVersion(_ path: String, _ number: Int, _ version: UInt32) throws {
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64(number * StateSlots.blockSize + StateSlots.versionOffset))
+    try handle.write(contentsOf: Data((0..<4).map { UInt8(truncatingIfNeeded: version >> (8 * $0)) }))
+    try handle.synchronize()
+}
+
+/// Slot `number`'s format version field as it is on disk.
+func slotVersion(_ path: String, _ number: Int) -> UInt32? {
+    guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+    let offset = number * StateSlots.blockSize + StateSlots.versionOffset
+    guard bytes.count >= offset + 4 else { return nil }
+    return (0..<4).reduce(UInt32(0)) { value, index in value | UInt32(bytes[offset + index]) << (8 * index) }
+}

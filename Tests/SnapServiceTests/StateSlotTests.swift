@@ -82,6 +82,42 @@ struct StateSlotTests {
         #expect(StateStore(path: path).load() == .size(80))
     }
 
+    @Test("a file written before the format version was named (zero there) loads as version 1; commits write 1")
+    func versionZero() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = Self.committed([40, 60], in: folder)
+        #expect(slotVersion(path, 0) == StateSlots.formatVersion && slotVersion(path, 1) == StateSlots.formatVersion)
+        for number in 0..<2 { try setSlotVersion(path, number, 0) }
+        let store = StateStore(path: path)
+        #expect(store.load() == .size(60))
+        #expect(store.save(size: 80) == nil)
+        #expect(slotVersion(path, 0) == 1 && slotVersion(path, 1) == 0, "the commit went to slot 0, in version 1")
+        #expect(StateStore(path: path).load() == .size(80))
+    }
+
+    @Test("a file in a newer format version is refused and kept aside as it was, never read as this one", arguments: [0, 1])
+    func newerVersion(slot: Int) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = Self.committed([40, 60], in: folder)
+        // Either slot: a newer snapsize wrote it (its checksum still holds), so the other slot, in
+        // this version, is no longer the saved size either.
+        try setSlotVersion(path, slot, StateSlots.formatVersion + 1)
+        let newer = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(savedSize(path) == nil)
+        let store = StateStore(path: path)
+        guard case .unusable(let reason, let movedTo?) = store.load() else {
+            Issue.record("a file in a newer format version was used")
+            return
+        }
+        #expect(reason.contains("version 2"), "\(reason)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == newer, "the file was not kept as it was")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(store.save(size: 80) == nil)
+        #expect(StateStore(path: path).load() == .size(80))
+    }
+
     @Test("a state file removed, or replaced by a folder, while the store holds it open: never written to a lost file")
     func replacedWhileOpen() throws {
         let folder = try Self.folder()
@@ -129,6 +165,20 @@ struct StateSlotTests {
         #expect(store.save(size: 100) == nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before, "the link's target was touched")
         #expect(savedSize(path) == 100)
+    }
+
+    @Test("through the daemon: a state file in a newer format version is reported, kept aside, and --initial used")
+    func daemonNewerVersion() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.client().call("SetSize", [.int32(20)])
+        fixture.stop()
+        try setSlotVersion(fixture.stateFile, 0, 7)
+        try fixture.start(["--initial", "80"])
+        #expect(try fixture.client().property("SelectedSize") == .int32(80))
+        let folder = (fixture.stateFile as NSString).deletingLastPathComponent
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.bad-") }
+        #expect(kept.count == 1)
+        #expect(fixture.daemon?.stderr.contains("version 7") == true, "\(fixture.daemon?.stderr ?? "")")
     }
 
     @Test("through the daemon: a damaged slot is ignored, two are kept aside", arguments: [[1], [0, 1]])
