@@ -15,11 +15,11 @@ public struct Snapper: Equatable, Sendable {
     /// Ordinal: the clamped fraction times the number of intervals, rounded to nearest with ties
     /// away from zero. Numeric: the allowed size nearest to the value at `x`, ties to the larger.
     /// Positions beyond either end select that end; they are never discarded.
-    /// Inlinable: the daemon and the CLI call it from other modules, and a call there cost more
-    /// than the mapping itself.
+    /// Inlinable: the daemon and the CLI call it from other modules, and a call costs more than the
+    /// mapping itself. The helpers it uses that are faster spellings of plain Swift are in FastMath.swift.
     @inlinable @inline(__always)
     public func index(at x: Double) throws(SnapError) -> Int {
-        guard finite(x) else { throw .nonFinite(what: .pointerPosition) }
+        guard isFiniteFast(x) else { throw .nonFinite(what: .pointerPosition) }
         let intervals = sizes.count - 1
         if intervals == 0 { return 0 }
         // offset * intervals / usable is the spec's clamp(fraction) * intervals, multiplied before
@@ -28,8 +28,8 @@ public struct Snapper: Equatable, Sendable {
         switch layout {
         case .ordinal:
             let position = scale(offset, by: Double(intervals), over: track.usable).rounded(.toNearestOrAwayFromZero)
-            // Clamped to the indexes in integers, after a conversion that cannot trap (below).
-            return min(max(wholeNumber(position), 0), intervals)
+            // Clamped to the indexes in integers, after a conversion that cannot trap (FastMath.swift).
+            return min(max(uncheckedInt(position), 0), intervals)
         case .numeric:
             let first = Double(sizes[0]), last = Double(sizes[intervals])
             return sizes.nearestIndex(finite: first + scale(offset, by: last - first, over: track.usable))
@@ -61,29 +61,10 @@ public struct Snapper: Equatable, Sendable {
     }
 }
 
-/// A whole number `value` as an `Int`, exactly when |value| < 2^51, without `Int(_:)`'s three
-/// trapping checks (finite, above Int.min, below Int.max), which cost index(at:) more than its
-/// clamps: adding 1.5 * 2^52 puts such a number in the significand's low bits, and the bit pattern
-/// minus that constant's is the number. Anything else (which index(at:) never passes: its rounded
-/// position lies in 0...intervals, and a SizeSet with 2^51 sizes would need 16 PiB) gives some
-/// Int, never a trap: the caller clamps the result into the valid indexes in integers.
-@inlinable @inline(__always)
-func wholeNumber(_ value: Double) -> Int {
-    Int(truncatingIfNeeded: (value + 0x1.8p52).bitPattern &- (0x1.8p52 as Double).bitPattern)
-}
-
 /// `value * factor / divisor`, multiplying first so exact midpoints stay exact, but dividing first
 /// when the product would overflow (tracks near Double.greatestFiniteMagnitude), so it stays finite.
 @inlinable @inline(__always)
 func scale(_ value: Double, by factor: Double, over divisor: Double) -> Double {
     let product = value * factor
-    return finite(product) ? product / divisor : value / divisor * factor
-}
-
-/// `value.isFinite` as a comparison, which compiles to two SSE instructions, as C's isfinite does,
-/// where `isFinite` moves the bits to an integer register and compares them with two 64-bit
-/// constants; index(at:) asks it twice per call. NaN compares false, as it must.
-@inlinable @inline(__always)
-func finite(_ value: Double) -> Bool {
-    value.magnitude <= .greatestFiniteMagnitude
+    return isFiniteFast(product) ? product / divisor : value / divisor * factor
 }

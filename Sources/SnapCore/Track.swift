@@ -25,12 +25,9 @@ public struct Track: Equatable, Sendable {
     /// The length the thumb centre can travel.
     public var usable: Double { width - 2 * inset }
 
-    /// How far x lies along the usable length, clamped to 0...usable. (`offset > 0 ? offset : 0`
-    /// is one maxsd, where `max(offset, 0)`, which must return 0 for a NaN, took a compare and a
-    /// mask, on the path every index(at:) waits for; x is finite here, so the two agree.)
+    /// How far x lies along the usable length, clamped to 0...usable.
     @inlinable @inline(__always)
     func offset(at x: Double) -> Double {
-        let offset = x - inset
-        return min(offset > 0 ? offset : 0, usable)
+        min(atLeastZero(x - inset), usable)
     }
 }

@@ -143,7 +143,7 @@ struct ExtremeGeometryTests {
 @Suite("index(at:) against its definition")
 struct OrdinalDefinitionTests {
     /// The ordinal mapping as the spec states it, with Swift's trapping conversion: index(at:)
-    /// converts without the traps (`wholeNumber`) and clamps in integers, and must give the same index.
+    /// converts without the traps (`uncheckedInt`) and clamps in integers, and must give the same index.
     static func definition(_ snapper: Snapper, _ x: Double) -> Int {
         let intervals = snapper.sizes.count - 1
         if intervals == 0 { return 0 }
@@ -180,18 +180,6 @@ struct OrdinalDefinitionTests {
                 #expect(try snapper.index(at: x) == Self.definition(snapper, x), "x = \(x), count \(count), track \(track), seed \(generator.seed)")
             }
         }
-    }
-
-    @Test("wholeNumber converts whole numbers below 2^51 exactly and never traps on anything else")
-    func wholeNumbers() {
-        let limit = Double(1 << 51)
-        for value in [0.0, -0.0, 1, -1, 4, 4097, 1e15, -1e15, limit - 1, -(limit - 1), -limit] {
-            #expect(wholeNumber(value) == Int(value), "\(value)")
-        }
-        for value in [Double.nan, .infinity, -.infinity, .greatestFiniteMagnitude, 0.5, limit, 1e300, -1e300] {
-            _ = wholeNumber(value) // any Int: index(at:) clamps it
-        }
-        #expect(finite(1) && finite(-.greatestFiniteMagnitude) && !finite(.nan) && !finite(.infinity) && !finite(-.infinity))
     }
 }
 
