@@ -7,8 +7,8 @@ import PackageDescription
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 
 /// The modules on the daemon's per-message path (DBusKit, AtSpi, SnapService) leave out the run-time
-/// exclusivity checks in release builds: they cost 3.3k of its 83k instructions per call (a
-/// swift_beginAccess for nearly every read of a class's `var`; `make profile`). The compile-time
+/// exclusivity checks in release builds: a swift_beginAccess for nearly every read of a class's `var`
+/// is a cost on every call that Benchmarks/thresholds would not allow (`make profile`). The compile-time
 /// checks stay, and debug builds, which run the whole test suite, keep the run-time ones. None of
 /// these modules holds an access across a call that could come back to the same property: the event
 /// loop swaps its poll buffers into locals before poll and the callbacks, SelectionModel transitions

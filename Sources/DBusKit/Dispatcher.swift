@@ -124,7 +124,7 @@ extension Connection {
 
 /// The last string read from a message field, kept as a `String`: a run of calls to one object
 /// then reads its path and interface without making new Strings (for these, longer than 15
-/// bytes, each was an allocation and a UTF-8 check per call). Equal bytes are an equal String.
+/// bytes, each new one is an allocation and a UTF-8 check). Equal bytes are an equal String.
 struct RecentString {
     private var last = ""
 

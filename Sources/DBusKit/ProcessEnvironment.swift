@@ -3,14 +3,14 @@ import Glibc
 #endif
 
 /// The process's environment as a dictionary, read straight from `environ`, so that the executables
-/// need no Foundation (its ICU data alone costs ~10 MiB of RSS and ~10 ms of start-up; make bench).
+/// need no Foundation (its ICU data would dominate the daemon's memory and start-up; make bench).
 public func processEnvironment() -> [String: String] {
     var environment: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {
         let text = String(cString: pointer)
-        // Searched as bytes: a search by Character breaks the whole text into graphemes (a tenth of
-        // the daemon's instructions before it owns its name, make bench: exec -> name owned).
+        // Searched as bytes: a search by Character breaks the whole text into graphemes, which is
+        // slow and, for `=`, never needed (make bench: exec -> name owned).
         if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
             environment[String(text[..<equals])] = String(text[text.utf8.index(after: equals)...])
         }
