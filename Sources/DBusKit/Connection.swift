@@ -66,7 +66,7 @@ public final class Connection {
     /// name owned). The bus handles a connection's messages in order, so Hello still comes first;
     /// sd-bus sends them the same way. Throws when the connection or Hello fails; `owned` is whether
     /// this connection now owns `name`, or why the bus refused to say.
-    public static func registered(address: String, requesting name: BusName)
+    @_spi(Testing) public static func registered(address: String, requesting name: BusName)
         throws(MethodError) -> (connection: Connection, owned: Result<Bool, MethodError>) {
         try BusRegistration(address: address).finish(requesting: name)
     }

@@ -50,7 +50,7 @@ public final class EventLoop {
     private var nextID: UInt64 = 1
     /// How many times poll(2) has returned: one per round of the loop. An idle loop's count stands
     /// still (tests check it instead of timing CPU use).
-    public private(set) var wakeUps = 0
+    @_spi(Testing) public private(set) var wakeUps = 0
     /// Reused by `iterate` from round to round.
     private var pollWatches: [WatchEntry] = []
     private var pollFDs: [pollfd] = []
@@ -164,8 +164,8 @@ public final class EventLoop {
         }
     }
 
-    /// Runs until `stop()` is called or `seconds` have passed. Handy in tests (with the monotonic clock).
-    public func run(seconds: Double) {
+    /// Runs until `stop()` is called or `seconds` have passed: for tests (with the monotonic clock).
+    @_spi(Testing) public func run(seconds: Double) {
         let timer = schedule(after: seconds) { [unowned self] in self.stop() }
         run()
         cancel(timer)

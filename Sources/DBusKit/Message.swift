@@ -124,7 +124,7 @@ final class Message {
 
     /// Serialises and parses `values` through a real message, as a bus would.
     ///
-    /// Used by tests to prove that writing and reading are inverse; also handy for debugging.
+    /// For tests, which prove with it that writing and reading are inverse.
     static func roundTrip(_ values: [DBusValue]) throws(MethodError) -> [DBusValue] {
         let message = try Message.methodCall(destination: nil, path: .root, interface: nil, member: "RoundTrip")
         try message.append(values)

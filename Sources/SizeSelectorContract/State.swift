@@ -81,7 +81,7 @@ public struct SelectorChange: Equatable, Sendable {
     }
 
     /// An announcement of the given values (each encoded as the daemon encodes it): for tests and fakes.
-    public init(sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
+    @_spi(Testing) public init(sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
                 shownSize: Int? = nil, previewing: Bool? = nil, valueText: String? = nil, valueTexts: [String]? = nil,
                 label: String? = nil, trackWidth: Double? = nil, trackInset: Double? = nil, layout: String? = nil,
                 changedBy: ClientIdentity? = nil) {

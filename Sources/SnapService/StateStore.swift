@@ -97,8 +97,8 @@ public final class StateStore {
     }
 
     /// The size the state file at `path` holds, read without changing anything; nil when there is
-    /// none, or nothing usable (for tests and diagnostics: `load` is what the daemon uses).
-    public static func peek(_ path: String) -> Int? {
+    /// none, or nothing usable (for tests: `load` is what the daemon uses).
+    @_spi(Testing) public static func peek(_ path: String) -> Int? {
         let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { _ = POSIX.close(fd) }

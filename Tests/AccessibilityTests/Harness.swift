@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DBusKit
+@_spi(Testing) import DBusKit
 import SizeSelectorContract
 import TestSupport
 

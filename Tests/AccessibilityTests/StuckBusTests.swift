@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 import TestSupport
-import SnapService
+@_spi(Testing) import SnapService
 
 /// A stuck accessibility bus (its dbus-daemon stopped with SIGSTOP, the real registry on it) must
 /// never stop the session side, grow the daemon's memory, or hold up its exit.

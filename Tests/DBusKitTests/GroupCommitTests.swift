@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import DBusKit
+@_spi(Testing) import DBusKit
 import TestSupport
 
 /// EventLoop.groupCommit: replies and signals wait for the group's end; an undone group answers

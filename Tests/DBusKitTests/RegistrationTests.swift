@@ -1,4 +1,4 @@
-import DBusKit
+@_spi(Testing) import DBusKit
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Testing
 import DBusKit
-import SizeSelectorContract
+@_spi(Testing) import SizeSelectorContract
 @testable import SnapCLI
 
 /// A client that answers from memory, to test commands without a bus.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
-import SizeSelectorContract
+@_spi(Testing) import SizeSelectorContract
 
 /// SizeSelectorContract against the checked-in XML, and its encoders against its decoders; no bus needed.
 @Suite("SizeSelector1 contract")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DBusKit
+@_spi(Testing) import DBusKit
 import TestSupport
 
 /// Start-up, persistence, stopping, activation: the daemon as the session runs it.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SnapService
+@_spi(Testing) @testable import SnapService
 
 /// What a state file on disk says, read with the daemon's own decoder: the size in the valid slot
 /// with the higher sequence number, nil when there is no file or no valid slot.
