@@ -14,14 +14,18 @@ public struct ApplicationInfo: Sendable {
     }
 }
 
-/// The accessible application on one accessibility-bus connection: the root, its slider (first
-/// child), its status bar (second child, see StatusBar.swift) and the cache object
-/// (CacheInterface.swift). It lives exactly as long as that connection; a new connection gets a new one.
+/// The accessible application on one accessibility-bus connection: the root, its frame (first
+/// child) holding the slider, its status bar (second child, see StatusBar.swift) and the cache object
+/// (CacheInterface.swift).
+///
+///     root ── [0] frame ── [0] slider
+///          └─ [1] status bar ── [0] notification ── [0] label It lives exactly as long as that connection; a new connection gets a new one.
 public final class AccessibleApplication {
     let connection: Connection
     let source: SliderSource
     let info: ApplicationInfo
     private(set) lazy var root = RootNode(app: self)
+    private(set) lazy var frame = FrameNode(app: self)
     private(set) lazy var slider = SliderNode(app: self)
     private(set) lazy var statusBar = StatusNode.statusBar(self)
     private(set) lazy var notification = StatusNode.notification(self)
@@ -55,6 +59,7 @@ public final class AccessibleApplication {
         try connection.export(path: AtspiPaths.root, interfaces: [
             AccessibleInterface.table(for: root), ApplicationInterface.table(for: self),
         ])
+        try connection.export(path: AtspiPaths.frame, interfaces: [AccessibleInterface.table(for: frame)])
         try connection.export(path: AtspiPaths.slider, interfaces: [
             AccessibleInterface.table(for: slider), ValueInterface.table(for: source),
             ActionInterface.table(for: source), ComponentInterface.table(for: self),
@@ -67,7 +72,8 @@ public final class AccessibleApplication {
     }
 
     /// A person asked for the slider: claim screen-reader focus (state first, then the event,
-    /// because Orca checks the state set when the event arrives). Never called on our own.
+    /// because Orca checks the state set when the event arrives: the slider FOCUSED, its frame
+    /// ACTIVE). Never called on our own.
     ///
     /// From then on the slider follows the desktop: the first focus event of another application
     /// ends its focus. The match rule goes to the bus before our event, so every focus event sent
@@ -95,6 +101,8 @@ public final class AccessibleApplication {
         focusWatch = nil
         connection.removeMatch(Self.focusRule)
         ObjectEvents.stateChanged(on: connection, path: AtspiPaths.slider, state: "focused", on: false)
+        // Not the active window any more (for clients' state caches; Orca has moved on already).
+        ObjectEvents.stateChanged(on: connection, path: AtspiPaths.frame, state: "active", on: false)
         onFocusLost?()
     }
 

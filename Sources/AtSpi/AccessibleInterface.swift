@@ -2,6 +2,7 @@ import DBusKit
 
 /// AT-SPI roles used here (numbers from atspi-constants.h / Accessible.xml).
 public enum Role: UInt32, Sendable {
+    case frame = 23
     case label = 29
     case slider = 51
     case statusBar = 54
@@ -11,6 +12,7 @@ public enum Role: UInt32, Sendable {
     /// The unlocalized role name libatspi would print.
     var name: String {
         switch self {
+        case .frame: "frame"
         case .label: "label"
         case .slider: "slider"
         case .statusBar: "status bar"
@@ -25,6 +27,7 @@ public struct StateSet: OptionSet, Sendable {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
+    public static let active = StateSet(rawValue: 1 << 1)
     public static let enabled = StateSet(rawValue: 1 << 8)
     public static let focusable = StateSet(rawValue: 1 << 11)
     public static let focused = StateSet(rawValue: 1 << 12)

@@ -4,6 +4,7 @@ import DBusKit
 public enum AtspiPaths {
     /// Every application's root object must live here (libatspi special-cases this path).
     public static let root = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
+    public static let frame = ObjectPath(rawValue: "/org/a11y/atspi/accessible/frame")!
     public static let slider = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
     public static let statusBar = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status")!
     public static let notification = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status/notification")!

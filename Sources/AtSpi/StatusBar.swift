@@ -9,9 +9,9 @@ import DBusKit
 /// child's name, and the notification has none: Orca 43 speaks the label, and keeps it in its
 /// notification history only when it differs from the notification's name (with both named, every
 /// history entry was empty). (Measured with Orca 43 under Xvfb; OrcaTests checks both.)
-/// The slider stays the root's first child.
+/// The frame holding the slider stays the root's first child.
 ///
-///     root ── [0] slider
+///     root ── [0] frame ── [0] slider
 ///          └─ [1] status bar ── [0] notification ── [0] label (name: the last text said)
 final class StatusNode: AccessibleNode {
     unowned let app: AccessibleApplication

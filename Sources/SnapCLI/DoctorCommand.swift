@@ -260,12 +260,19 @@ final class DoctorProbe {
         guard let accessibility, let application = app, let state else { throw StepFailure(detail: tr("nothing to look at"), fix: "") }
         let fix = tr("snapsized's accessible object is incomplete; restart it, and report a bug if this persists")
         do {
-            let kids = try children(accessibility, application.bus, application.path)
-            guard let (bus, path) = kids.first else {
+            guard var (bus, path) = try children(accessibility, application.bus, application.path).first else {
                 throw StepFailure(detail: tr("the snapsize application has no children"), fix: fix)
             }
-            let role = try accessibility.call(destination: bus, path: path, interface: AccessibleInterface.name,
-                                              member: "GetRole", timeoutMilliseconds: timeout).first?.asUInt32
+            func roleOf() throws(MethodError) -> UInt32? {
+                try accessibility.call(destination: bus, path: path, interface: AccessibleInterface.name,
+                                       member: "GetRole", timeoutMilliseconds: timeout).first?.asUInt32
+            }
+            var role = try roleOf()
+            // The slider lives in the application's frame (its first child).
+            if role == Role.frame.rawValue, let inner = try children(accessibility, bus, path).first {
+                (bus, path) = inner
+                role = try roleOf()
+            }
             guard role == Role.slider.rawValue else {
                 throw StepFailure(detail: tr("its child has role %s, not slider (%s)", role.map(String.init) ?? "?", Role.slider.rawValue),
                                   fix: fix)

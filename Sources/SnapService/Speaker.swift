@@ -16,13 +16,12 @@ protocol SpeechChannel: AnyObject {
 /// Makes every committed change, and every step stopped by an end, heard once, at once, whatever
 /// has focus, on Orca 43 and on Orca 45+ (as measured with both under Xvfb):
 ///
-/// - Orca 45+ speaks `object:announcement` and nothing else a windowless slider sends once it has
-///   lost Orca's locus of focus. So when the registry lists an announcement listener, every
-///   utterance is an announcement, focused or not.
-/// - Orca 43 ignores announcements and speaks value events only of its locus of focus; it speaks a
-///   NOTIFICATION in the status bar whatever has focus. So without an announcement listener: the
-///   notification while the slider is unfocused, nothing extra while it is focused (the value event
-///   is spoken then; both would say the value twice).
+/// - Orca speaks value events only of its locus of focus. While the slider is focused (inside its
+///   active frame, which Orca 48 needs to keep it) the value event says the change, on Orca 43 and
+///   48 alike: nothing else is sent then, or the value would be said twice.
+/// - Unfocused, Orca 45+ speaks `object:announcement` (when the registry lists an announcement
+///   listener, every utterance is one); Orca 43 ignores announcements and speaks a NOTIFICATION in
+///   the status bar whatever has focus.
 ///
 /// Timing is a throttle with a leading and a trailing edge. The first text after a quiet `window`
 /// goes out at once, in the same loop iteration as the change's own events; texts that follow
@@ -130,9 +129,9 @@ final class Speaker {
         }
     }
 
-    /// Orca 43 with the slider as its locus of focus speaks the value event itself.
+    /// Orca with the slider as its locus of focus speaks the value event itself.
     private var valueEventSpeaks: Bool {
-        !usesAnnouncement && channel?.isFocused == true
+        channel?.isFocused == true
     }
 
     private func offer(_ text: String, urgent: Bool) {

@@ -109,6 +109,9 @@ public final class ScreenReader: Sendable {
     /// Everything Orca said so far, one utterance per element.
     public var speech: [String] { captured("SPEAK") }
 
+    /// Every braille line Orca showed so far, whole (orca-customizations.py logs them), oldest first.
+    public var braille: [String] { captured("BRAILLE") }
+
     /// Each locus of focus Orca set so far, as "push button | Apply" (orca-customizations.py logs them).
     public var locus: [String] { captured("LOCUS") }
 

@@ -40,9 +40,12 @@ struct LibatspiTests {
         defer { g_object_unref(application) }
         #expect(atspi_accessible_get_role(application, &error) == ATSPI_ROLE_APPLICATION)
         #expect(takeString(atspi_accessible_get_toolkit_name(application, &error)) == "snapsize")
-        #expect(atspi_accessible_get_child_count(application, &error) == 2, "the slider, then the status bar")
+        #expect(atspi_accessible_get_child_count(application, &error) == 2, "the frame, then the status bar")
 
-        let slider = try #require(atspi_accessible_get_child_at_index(application, 0, &error))
+        let frame = try #require(atspi_accessible_get_child_at_index(application, 0, &error))
+        defer { g_object_unref(frame) }
+        #expect(atspi_accessible_get_role(frame, &error) == ATSPI_ROLE_FRAME)
+        let slider = try #require(atspi_accessible_get_child_at_index(frame, 0, &error))
         defer { g_object_unref(slider) }
         #expect(noError())
         #expect(atspi_accessible_get_role(slider, &error) == ATSPI_ROLE_SLIDER)

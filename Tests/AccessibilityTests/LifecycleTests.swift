@@ -113,11 +113,15 @@ struct LifecycleTests {
         let focused = listener.waitFor(focus, count: 1)
         #expect(focused.first?.int("detail1") == 1 && focused.first?.string("source") == "Circle size")
         #expect(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused"))
-        // An announcement listener is registered (listen.py), as Orca 45+ does: Orca 48 drops a
-        // windowless slider from its locus, so changes are announced while focused too.
+        // An announcement listener is registered (listen.py), as Orca 45+ does; but while focused (in
+        // its active frame, which Orca 48 keeps as its window) the value event is what Orca speaks:
+        // no announcement then, or the value would be said twice.
         let before = listener.events(announcement).count
+        let values = listener.events("object:property-change:accessible-value").count
         try fixture.client.selector("SetIndex", [.uint32(0)])
-        #expect(listener.waitFor(announcement, count: before + 1).last?.string("text") == "20 points")
+        listener.waitFor("object:property-change:accessible-value", count: values + 1)
+        Thread.sleep(forTimeInterval: 0.6)  // longer than the speaker's window: a held text would be out by now
+        #expect(listener.events(announcement).count == before, "\(listener.events(announcement))")
 
         // Another application's object takes focus: the slider says it lost focus.
         _ = try fixture.python("emit_focus.py")

@@ -5,8 +5,9 @@ import TestSupport
 
 let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Orca").path
 
-/// Real Orca under Xvfb, speaking into a capture file, while a real GTK 3 window in another process
-/// holds focus: every committed change is heard exactly once, without anyone losing focus.
+/// Real Orca under Xvfb, speaking into a capture file and showing braille (no display connected: the
+/// lines it would write to one, from its debug output), while a real GTK 3 window in another process
+/// holds focus: every committed change is heard exactly once and shown, without anyone losing focus.
 ///
 /// Orca 43 (this machine) in `make test`; the same scenarios with Orca 48 from a Debian 13 chroot in
 /// `make test-orca48` (SNAPSIZE_DESKTOP_ROOT, see DesktopRoot). One Orca start for all the scenarios.
@@ -39,12 +40,28 @@ struct OrcaTests {
         }
         #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true },
                 "Orca's locus starts in the GTK window's entry: \(orca.locus)")
+        /// Braille: the lines Orca put on the display since `markBraille()` (whole lines, as a person pans).
+        var brailleStart = 0
+        func markBraille() { brailleStart = orca.braille.count }
+        func brailleSince() -> [String] { Array(orca.braille.dropFirst(brailleStart)) }
+        /// Waits until Orca shows a line containing `text`.
+        func shows(_ text: String) -> Bool {
+            waitUntil(timeout: 10) { brailleSince().contains { $0.contains(text) } }
+        }
+        /// The line at rest: after any flash message is over (Orca's brailleFlashTime is 2 s here).
+        func lineAtRest() -> String {
+            Thread.sleep(forTimeInterval: 3)
+            return orca.braille.last ?? ""
+        }
 
         // (1) The first press after login: Increment starts snapsized by D-Bus activation, before its slider
         // is on the accessibility bus; 60 -> 80 is heard once, no role word, the locus stays in GTK.
         speech.begin("1 first Increment, activating snapsized: 60 -> 80")
+        markBraille()
         try call("Increment")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
+        // Braille: a flash of the value text alone.
+        #expect(shows("80 points") && brailleSince().contains("80 points"), "\(brailleSince())")
         #expect(!speech.current.contains { $0.lowercased().contains("notification") })
         // Orca 43 keeps the notification in its history (the label's text), never an empty entry.
         #expect(orca.captured("HISTORY").allSatisfy { $0 == "'80 points'" }, "\(orca.captured("HISTORY"))")
@@ -85,14 +102,22 @@ struct OrcaTests {
 
         // (5) Focus() then Decrement: the slider is presented, then the new value once.
         speech.begin("5 Focus(), then Decrement 100 -> 80")
+        markBraille()
         try call("Focus")
-        // Orca 48 adds the percentage ("... 100 points 100 percent").
-        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 100 points") } },
+        // The slider first, nothing said for its frame; Orca 48 adds the percentage ("... 100 points 100 percent").
+        #expect(waitUntil(timeout: 10) { speech.current.first?.hasPrefix("Circle size horizontal slider 100 points") == true },
                 "\(speech.current)")
+        #expect(shows("Circle size 100 points horizontal slider"), "\(brailleSince())")
         speech.settle()
+        #expect(orca.locus.last == "slider | Circle size", "Orca keeps the slider as its locus of focus: \(orca.locus)")
         speech.mark()
+        markBraille()
         try call("Decrement")
+        // Spoken once, from the value event (Orca keeps the slider: no announcement on top of it), and
+        // the braille line rewritten in place with the new value, which stays once any flash is over.
         #expect(speech.heard(["80 points"]), "\(speech.current)")
+        #expect(shows("Circle size 80 points horizontal slider"), "\(brailleSince())")
+        #expect(lineAtRest().contains("Circle size 80 points horizontal slider"), "\(brailleSince())")
 
         // (6) The GTK window takes focus back (its button): the slider follows, Increment is heard once.
         speech.begin("6 the GTK button takes focus back, then Increment 80 -> 100")
@@ -104,14 +129,21 @@ struct OrcaTests {
         }, "the slider gave focus up when the GTK button took it")
         speech.settle()
         speech.mark()
+        #expect(orca.braille.last?.contains("Apply") == true, "\(brailleSince())")
+        markBraille()
         try call("Increment")
         #expect(speech.heard(["100 points"]), "\(speech.current)")
         #expect(orca.locus.last?.hasSuffix("| Apply") == true, "\(orca.locus)")
+        // Braille: the value flashes, then the GTK button's line is back.
+        #expect(shows("100 points"), "\(brailleSince())")
+        #expect(lineAtRest().contains("Apply"), "\(brailleSince())")
 
         // (7) Increment at 100: the value and that it is the largest size, once.
         speech.begin("7 Increment at 100")
+        markBraille()
         #expect(try call("Increment") == [.uint32(4), .int32(100), .boolean(true)])
         #expect(speech.heard(["100 points, largest size"]), "\(speech.current)")
+        #expect(shows("100 points, largest size"), "\(brailleSince())")
 
         // (8) The first Focus after activation: the new snapsized takes focus once its slider is on the bus.
         speech.begin("8 snapsized stopped; the first call is Focus, activating it")

@@ -23,6 +23,7 @@ struct WireTests {
 
     static let root = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
     static let slider = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
+    static let frame = ObjectPath(rawValue: "/org/a11y/atspi/accessible/frame")!
 
     func call(_ path: ObjectPath, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws(MethodError) -> [DBusValue] {
         try a11y.call(destination: app, path: path, interface: interface, member: member, arguments: arguments,
@@ -37,20 +38,30 @@ struct WireTests {
     func states() throws {
         let words: (UInt32, UInt32) -> [DBusValue] = { [.array(elementSignature: "u", [.uint32($0), .uint32($1)])] }
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_4900, 0))
+        // The frame: ENABLED, SENSITIVE, SHOWING, VISIBLE; ACTIVE only while the slider is focused.
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_0100, 0))
         try fixture.client.selector("Focus")
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_5900, 0))
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetState") == words(0x4300_0102, 0))
     }
 
     @Test("references use the unique name; parents, children and application are consistent")
     func references() throws {
         #expect(app.hasPrefix(":"))
         let sliderRef = DBusValue.structure([.string(app), .objectPath(Self.slider)])
+        let frameRef = DBusValue.structure([.string(app), .objectPath(Self.frame)])
         let rootRef = DBusValue.structure([.string(app), .objectPath(Self.root)])
         let statusRef = DBusValue.structure([.string(app), .objectPath(ObjectPath(rawValue: "/org/a11y/atspi/accessible/status")!)])
         #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildren")
-                == [.array(elementSignature: "(so)", [sliderRef, statusRef])], "the slider first, then the status bar")
-        #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildAtIndex", [.int32(0)]) == [sliderRef])
-        #expect(try property(Self.slider, "org.a11y.atspi.Accessible", "Parent") == rootRef)
+                == [.array(elementSignature: "(so)", [frameRef, statusRef])], "the frame first, then the status bar")
+        #expect(try call(Self.root, "org.a11y.atspi.Accessible", "GetChildAtIndex", [.int32(0)]) == [frameRef])
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetChildren") == [.array(elementSignature: "(so)", [sliderRef])])
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetRole") == [.uint32(23)])
+        #expect(try property(Self.frame, "org.a11y.atspi.Accessible", "Parent") == rootRef)
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetIndexInParent") == [.int32(0)])
+        #expect(try call(Self.frame, "org.a11y.atspi.Accessible", "GetInterfaces") == [.stringArray(["org.a11y.atspi.Accessible"])],
+                "no Component: nothing for a magnifier to follow")
+        #expect(try property(Self.slider, "org.a11y.atspi.Accessible", "Parent") == frameRef)
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetApplication") == [rootRef])
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetIndexInParent") == [.int32(0)])
         let desktop = try property(Self.root, "org.a11y.atspi.Accessible", "Parent")?.asStructure
@@ -97,8 +108,13 @@ struct WireTests {
                 "NaN is refused by the core but still answered")
         #expect(try property(Self.slider, "org.a11y.atspi.Value", "CurrentValue") == .double(2))
         #expect(try call(Self.slider, "org.a11y.atspi.Action", "DoAction", [.int32(9)]) == [.boolean(false)])
-        #expect(try call(Self.slider, "org.a11y.atspi.Component", "GetExtents", [.uint32(0)])
-                == [.structure([.int32(0), .int32(0), .int32(336), .int32(40)])])
+        // No place on any screen (a magnifier that follows focus stays where it is); a size all the same.
+        for coordinates: UInt32 in [0, 1, 2] {
+            var placed: MethodError?
+            do { _ = try call(Self.slider, "org.a11y.atspi.Component", "GetExtents", [.uint32(coordinates)]) } catch { placed = error }
+            #expect(placed?.name == .failed, "GetExtents(\(coordinates))")
+        }
+        #expect(try call(Self.slider, "org.a11y.atspi.Component", "GetSize") == [.int32(336), .int32(40)])
         #expect(try call(Self.slider, "org.a11y.atspi.Component", "GrabFocus") == [.boolean(true)])
         #expect(try call(Self.slider, "org.a11y.atspi.Accessible", "GetAttributes")
                 == [.stringStringDict(["valuetext": "60 points", "size": "60", "committed-size": "60"])])

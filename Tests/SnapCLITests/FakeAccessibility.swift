@@ -25,6 +25,7 @@ final class FakeAccessibility: Sendable {
     private let shared = Shared()
 
     static let root = ObjectPath(rawValue: "/org/a11y/atspi/accessible/root")!
+    static let framePath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/frame")!
     static let sliderPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
 
     init(_ slider: Slider, serviceDirectory: String) throws {
@@ -49,7 +50,10 @@ final class FakeAccessibility: Sendable {
                     accessible(name: "main", role: 14, children: slider.listed ? [(appName, Self.root)] : []),
                 ])
                 try application.export(path: Self.root, interfaces: [
-                    accessible(name: slider.applicationName, role: 75, children: [(appName, Self.sliderPath)]),
+                    accessible(name: slider.applicationName, role: 75, children: [(appName, Self.framePath)]),
+                ])
+                try application.export(path: Self.framePath, interfaces: [
+                    accessible(name: "", role: 23, children: [(appName, Self.sliderPath)]),
                 ])
                 try application.export(path: Self.sliderPath, interfaces: [
                     accessible(name: slider.name, role: slider.role, children: []),

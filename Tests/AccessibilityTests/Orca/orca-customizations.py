@@ -3,6 +3,10 @@
 # 2. Every change of Orca's locus of focus written to the capture file as a LOCUS line
 #    ("push button | Apply"), because Orca 48's debug log no longer names the locus.
 # 3. Every entry saved to Orca's notification history as a HISTORY line (the text it keeps).
+# 4. Every braille line Orca shows as a BRAILLE line (the whole line) and a VISIBLE line (the part on
+#    the display's cells), taken from the two lines braille.refresh() writes to the debug log,
+#    "BRAILLE LINE:  '...'" and "     VISIBLE:  '...', cursor=N": written whether or not a braille
+#    display is connected, and what Orca writes to one (checked against a fake BrlAPI connection).
 import os
 import time
 
@@ -50,6 +54,22 @@ def _wrap_history(owner, name):
         return original(*args, **kwargs)
     setattr(owner, name, wrapper)
 
+
+def _wrap_braille(owner, name):
+    original = getattr(owner, name)
+
+    def wrapper(level, text="", *args, **kwargs):
+        if isinstance(text, str):
+            if text.startswith("BRAILLE LINE:  '"):
+                _write("BRAILLE", text[len("BRAILLE LINE:  '"):-1])
+            elif text.startswith("     VISIBLE:  '"):
+                _write("VISIBLE", text[len("     VISIBLE:  '"):text.rfind("'")])
+        return original(level, text, *args, **kwargs)
+    setattr(owner, name, wrapper)
+
+
+# braille.py looks the function up in the module at each call, so wrapping the module's name is enough.
+_wrap_braille(orca.debug, "print_message" if hasattr(orca.debug, "print_message") else "println")
 
 try:  # Orca 45 and later
     from orca import focus_manager

@@ -38,7 +38,7 @@ def find_slider(timeout=10.0):
     app = find_app(timeout=timeout)
     if app is None:
         fail("no application named snapsize in the desktop")
-    return app, app.getChildAtIndex(0)
+    return app, app.getChildAtIndex(0).getChildAtIndex(0)  # root -> frame -> slider
 
 
 def state_names(obj):

@@ -9,6 +9,14 @@ action = slider.queryAction()
 component = slider.queryComponent()
 
 
+def extents(coordinates):
+    """The extents, or the error the slider answers (it has no place on the screen)."""
+    try:
+        return list(component.getExtents(coordinates))
+    except Exception as error:
+        return {"error": str(error)}
+
+
 def describe(obj):
     """Role, name, states and parent of obj, and the same for its children."""
     return {"roleName": obj.getRoleName(), "name": obj.name, "states": state_names(obj),
@@ -29,6 +37,7 @@ emit({
         "id": app.get_id(),
         "parentRole": app.parent.getRoleName() if app.parent is not None else None,
     },
+    "frame": describe(app.getChildAtIndex(0)),
     "statusBar": describe(app.getChildAtIndex(1)) if app.childCount > 1 else None,
     "slider": {
         "name": slider.name,
@@ -53,6 +62,8 @@ emit({
              "description": action.getDescription(i)}
             for i in range(action.nActions)
         ],
-        "extents": list(component.getExtents(pyatspi.DESKTOP_COORDS)),
+        "extents": extents(pyatspi.DESKTOP_COORDS),
+        "windowExtents": extents(pyatspi.WINDOW_COORDS),
+        "size": list(component.getSize()),
     },
 })
