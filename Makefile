@@ -148,9 +148,11 @@ COMPLETIONS = bash-completion/completions/snapsizectl bash-completion/completion
               zsh/vendor-completions/_snapsizectl zsh/vendor-completions/_snapsized \
               fish/vendor_completions.d/snapsizectl.fish fish/vendor_completions.d/snapsized.fish
 MANPAGES    = man/man1/snapsizectl.1.gz man/man1/snapsized.1.gz
+# The user guide (GUIDE.md): first steps, keyboard shortcuts on GNOME, KDE Plasma and window managers.
+DOCS        = doc/snapsize/GUIDE.md.gz
 INSTALLED   = $(BINDIR)/snapsized $(BINDIR)/snapsizectl \
               $(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(USERUNITDIR)/snapsized.service \
-              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS))
+              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS))
 # Debian packages `make install`, `make deb` and their tests need; installed without recommends.
 PACKAGE_DEPS := binutils file gettext man-db bash-completion zsh fish dpkg-dev lintian
 
@@ -162,6 +164,7 @@ programs: deps
 	rm -rf $(GENERATED)
 	LC_ALL=C.UTF-8 LANGUAGE= $(RELEASE)/snapsize-docs $(GENERATED)
 	gzip -9n $(GENERATED)/man/man1/*.1
+	mkdir -p $(GENERATED)/doc/snapsize && gzip -9nc GUIDE.md > $(GENERATED)/$(DOCS)
 	@$(MAKE) --no-print-directory catalogs LOCALEDIR=$(GENERATED)/locale
 
 install: programs
@@ -172,7 +175,7 @@ install: programs
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/snapsized|' dbus/snapsized.service \
 	    > $(DESTDIR)$(USERUNITDIR)/snapsized.service
 	chmod 644 $(DESTDIR)$(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(DESTDIR)$(USERUNITDIR)/snapsized.service
-	cd $(GENERATED) && for file in $(MANPAGES) $(COMPLETIONS) $$(find locale -name '*.mo' 2>/dev/null); do \
+	cd $(GENERATED) && for file in $(MANPAGES) $(COMPLETIONS) $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"

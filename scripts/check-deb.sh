@@ -15,7 +15,8 @@ dpkg-deb --contents "$deb" | awk '{print $6}' > "$work/contents"
 for path in usr/bin/snapsized usr/bin/snapsizectl usr/share/dbus-1/services/org.snapsize.SizeSelector1.service \
             usr/lib/systemd/user/snapsized.service usr/share/man/man1/snapsizectl.1.gz usr/share/man/man1/snapsized.1.gz \
             usr/share/bash-completion/completions/snapsizectl usr/share/zsh/vendor-completions/_snapsizectl \
-            usr/share/fish/vendor_completions.d/snapsizectl.fish usr/share/doc/snapsize/copyright; do
+            usr/share/fish/vendor_completions.d/snapsizectl.fish usr/share/doc/snapsize/copyright \
+            usr/share/doc/snapsize/GUIDE.md.gz; do
     grep -qx "./$path" "$work/contents" || fail "the package lacks /$path"
 done
 for po in po/*.po; do
@@ -77,6 +78,14 @@ grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/org.sna
 for page in "$work"/root/usr/share/man/man1/*.1.gz; do
     warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 > /dev/null)
     [ -z "$warnings" ] || fail "man warns about $(basename "$page"): $warnings"
+    # Read in an 80-column terminal (screen-reader and braille users read man there): no line wider.
+    wide=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -E UTF-8 -l "$page" 2>/dev/null | awk 'length > 80')
+    [ -z "$wide" ] || fail "$(basename "$page") has lines over 80 columns: $wide"
+done
+# The user guide says how to bind the commands to keys on GNOME, KDE Plasma and a window manager.
+guide=$(zcat "$work/root/usr/share/doc/snapsize/GUIDE.md.gz")
+for needle in "Custom Shortcuts" "gsettings" "KDE Plasma" "bindsym" "snapsizectl inc" "snapsizectl dec" "snapsizectl focus"; do
+    case $guide in *"$needle"*) ;; *) fail "the user guide does not mention $needle" ;; esac
 done
 
 # bash-completion's loader, looking in the unpacked share/ as it looks in /usr/share.

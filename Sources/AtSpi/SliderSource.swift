@@ -6,7 +6,7 @@
 public protocol SliderSource: AnyObject {
     /// The accessible name ("Circle size").
     var label: String { get }
-    /// The accessible description ("One of 20, 40, 60, 80, 100 points").
+    /// The accessible description ("One of 20, 40, 60, 80 or 100 points").
     var choicesDescription: String { get }
     /// The shown index as the Value interface's CurrentValue.
     var indexValue: Double { get }

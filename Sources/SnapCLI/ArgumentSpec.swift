@@ -29,8 +29,8 @@ public struct ArgumentSpec: Sendable {
     public var synopsis: String {
         switch kind {
         case .flag: return "--\(name)"
-        case .option(let value): return "--\(name) <\(value)>"
-        case .positional(let value, _, let repeating): return "<\(value)>" + (repeating ? " ..." : "")
+        case .option(let value): return "--\(name) <\(Texts.placeholder(value))>"
+        case .positional(let value, _, let repeating): return "<\(Texts.placeholder(value))>" + (repeating ? " ..." : "")
         }
     }
 }
@@ -96,7 +96,7 @@ func parse(_ words: [String], specs: [ArgumentSpec]) throws(UsageError) -> Parse
     }
     for (position, spec) in positionalSpecs.enumerated() {
         if case .positional(let value, false, _) = spec.kind, result.positionals.count <= position, !result.has("help") {
-            throw UsageError(tr("missing <%s>", value))
+            throw UsageError(tr("missing <%s>", Texts.placeholder(value)))
         }
     }
     return result

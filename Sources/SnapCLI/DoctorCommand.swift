@@ -31,6 +31,7 @@ struct DoctorCommand: Command {
     struct Check {
         enum Status: String { case ok, fail, skip }
         let step: String
+        let name: String
         let title: String
         var status = Status.skip
         var detail = ""
@@ -43,23 +44,23 @@ struct DoctorCommand: Command {
         let fix: String
     }
 
-    /// The step names are machine words (`--json`'s "step" and "failed"); the titles are for people.
-    static let steps: [(step: String, title: String)] = [
-        ("session bus", tr("session bus reachable")),
-        ("snapsized", tr("snapsized owns org.snapsize.SizeSelector1 (or can be activated)")),
-        ("accessibility bus", tr("accessibility bus reachable")),
-        ("registry", tr("accessibility registry running")),
-        ("application", tr("snapsize in the registry's desktop")),
-        ("slider", tr("slider with role, name and value")),
+    /// The step words are for machines (`--json`'s "step" and "failed"); names and titles are for people.
+    static let steps: [(step: String, name: String, title: String)] = [
+        ("session bus", tr("session bus"), tr("session bus reachable")),
+        ("snapsized", "snapsized", tr("snapsized owns org.snapsize.SizeSelector1 (or can be activated)")),
+        ("accessibility bus", tr("accessibility bus"), tr("accessibility bus reachable")),
+        ("registry", tr("registry"), tr("accessibility registry running")),
+        ("application", tr("application"), tr("snapsize in the registry's desktop")),
+        ("slider", tr("slider"), tr("slider with role, name and value")),
     ]
 
     func run(_ context: CommandContext) throws(CommandFailure) {
-        var checks = Self.steps.map { Check(step: $0.step, title: $0.title) }
+        var checks = Self.steps.map { Check(step: $0.step, name: $0.name, title: $0.title) }
         let probe = DoctorProbe(environment: context.environment, timeout: daemon.timeoutMilliseconds)
         let actions: [() throws(StepFailure) -> String] = [
             probe.sessionBus, probe.daemon, probe.accessibilityBus, probe.registry, probe.application, probe.slider,
         ]
-        var failed: String?
+        var failed: Check?
         for (index, action) in actions.enumerated() {
             do {
                 checks[index].detail = try action()
@@ -68,14 +69,14 @@ struct DoctorCommand: Command {
                 checks[index].status = .fail
                 checks[index].detail = error.detail
                 checks[index].fix = error.fix
-                failed = checks[index].step
+                failed = checks[index]
                 break
             }
         }
         let console = context.console
         if json {
             console.line(JSON.object([
-                ("ok", .bool(failed == nil)), ("failed", failed.map { .string($0) } ?? .null),
+                ("ok", .bool(failed == nil)), ("failed", failed.map { .string($0.step) } ?? .null),
                 ("checks", .array(checks.map { check in
                     var members: [(String, JSON)] = [("step", .string(check.step)), ("status", .string(check.status.rawValue)),
                                                       ("detail", .string(check.detail))]
@@ -86,12 +87,13 @@ struct DoctorCommand: Command {
         } else {
             for check in checks {
                 let mark = switch check.status { case .ok: "[ok]  "; case .fail: "[FAIL]"; case .skip: "[skip]" }
-                console.line("\(mark) \(check.title)" + (check.detail.isEmpty ? "" : ": \(check.detail)"))
+                // TRANSLATORS: a doctor check and what it found, e.g. "session bus reachable: unix:path=/run/user/1000/bus".
+                console.line("\(mark) " + (check.detail.isEmpty ? check.title : tr("%s: %s", check.title, check.detail)))
                 if !check.fix.isEmpty { console.line("       " + tr("to fix: %s", check.fix)) }
             }
         }
         if let failed {
-            throw CommandFailure(.unavailable, tr("doctor: the '%s' step failed", failed))
+            throw CommandFailure(.unavailable, tr("doctor: the '%s' step failed", failed.name))
         }
     }
 }
@@ -116,10 +118,7 @@ final class DoctorProbe {
     /// there is none at $XDG_RUNTIME_DIR/bus either: a second bus would hide the session's daemon.
     func sessionBus() throws(StepFailure) -> String {
         guard let found = SessionBusAddress.find(environment: environment) else {
-            let detail = SessionBusAddress.runtimeSocketPath(environment: environment).map {
-                tr("DBUS_SESSION_BUS_ADDRESS is not set, and there is no session bus socket at %s", $0)
-            } ?? tr("DBUS_SESSION_BUS_ADDRESS is not set, and neither is XDG_RUNTIME_DIR")
-            throw StepFailure(detail: detail,
+            throw StepFailure(detail: SessionBusAddress.absenceText(environment: environment),
                               fix: tr("run inside a desktop session (Debian: install dbus-user-session and log in again), "
                                       + "or start a bus for this shell: dbus-run-session -- $SHELL"))
         }
@@ -159,11 +158,11 @@ final class DoctorProbe {
             let client = DBusSizeSelectorClient(connection: session, timeoutMilliseconds: timeout)
             state = try client.state()
         } catch {
-            throw StepFailure(detail: "\(error)",
-                              fix: tr("start it (snapsized &, or systemctl --user start snapsized), or install it for "
-                                      + "D-Bus activation with 'make install' (org.snapsize.SizeSelector1.service)"))
+            throw StepFailure(detail: "\(error)", fix: Installation.current().daemonFix(home: environment["HOME"]))
         }
-        return "\(status), \(state.map { "\($0.label) \($0.valueText)" } ?? "")"
+        guard let state else { return status }
+        // TRANSLATORS: how snapsized runs, then its label and value text: "running as :1.42, Circle size 60 points".
+        return tr("%1$s, %2$s %3$s", status, state.label, state.valueText)
     }
 
     func accessibilityBus() throws(StepFailure) -> String {
@@ -250,7 +249,7 @@ final class DoctorProbe {
                 return tr("%s at %s", bus, path.rawValue)
             }
         }
-        let seen = names.isEmpty ? tr("no applications") : tr("only %s", names.map { "'\($0)'" }.joined(separator: ", "))
+        let seen = names.isEmpty ? tr("no applications") : tr("only %s", Texts.enumeration(names.map { "'\($0)'" }))
         throw StepFailure(detail: tr("'snapsize' is not among the registry's applications (%s)", seen),
                           fix: tr("start snapsized without --no-accessibility (it joins the accessibility bus by itself), "
                                   + "e.g. systemctl --user restart snapsized"))

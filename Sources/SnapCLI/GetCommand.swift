@@ -7,7 +7,7 @@ struct GetCommand: StateReportCommand {
     static let name = "get"
     static let abstract = tr("Print the committed size.")
     static let discussion = tr("""
-        Prints the committed size, e.g. '60'. With --json: {"index":2,"size":60,"valueText":"60 points"}.
+        For example '60'; with --json: {"index":2,"size":60,"valueText":"60 points"}.
         While someone previews another size, this is still the committed one (see 'status' and 'show').
         """)
     let json: Bool

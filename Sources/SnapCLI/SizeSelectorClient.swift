@@ -49,6 +49,10 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
 
     /// Connects to the session bus found in `environment` (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
     public init(environment: [String: String], timeoutMilliseconds: Int32) throws(MethodError) {
+        // DBusKit's own reason is English (it is below the words); the person reads this one.
+        guard SessionBusAddress.find(environment: environment) != nil else {
+            throw MethodError(.badAddress, SessionBusAddress.absenceText(environment: environment))
+        }
         connection = try Connection.session(environment: environment)
         self.timeoutMilliseconds = timeoutMilliseconds
     }
@@ -157,4 +161,13 @@ extension CommandFailure {
 
 func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
+}
+
+extension SessionBusAddress {
+    /// Why there is no session bus, in the person's language (`SessionBusAddress.absence`'s words).
+    static func absenceText(environment: [String: String]) -> String {
+        runtimeSocketPath(environment: environment).map {
+            tr("DBUS_SESSION_BUS_ADDRESS is not set, and there is no session bus socket at %s", $0)
+        } ?? tr("DBUS_SESSION_BUS_ADDRESS is not set, and neither is XDG_RUNTIME_DIR")
+    }
 }

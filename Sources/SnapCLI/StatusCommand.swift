@@ -16,8 +16,8 @@ struct StatusCommand: StateReportCommand {
         shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
         """) + "\n" + tr("""
         While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
-        In --json, changedBy is the client whose call made the latest change:
-          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, or null when no client made it.
+        In --json, changedBy is the client whose call made the latest change, or null when no client made it:
+          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}
         """)
     let json: Bool
     let daemon: CallOptions

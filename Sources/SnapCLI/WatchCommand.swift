@@ -20,9 +20,9 @@ struct WatchCommand: Command {
           {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
         A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
         """) + "\n" + tr("""
-        In --json, "by" is the client whose call made the change, as far as the bus can tell:
-          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}, or null for a timeout, a client that
-        left, or a change through the accessibility bus.
+        In --json, "by" is the client whose call made the change, as far as the bus can tell, or null for a
+        timeout, a client that left, or a change through the accessibility bus:
+          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}
         """)
     static let arguments: [ArgumentSpec] = [
         .option("count", value: "n", help: tr("Stop after n changes.")),

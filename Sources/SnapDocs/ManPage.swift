@@ -1,5 +1,6 @@
 import Foundation
 import SnapCLI
+import SnapTexts
 
 /// The man page of a program, in the man(7) macros, generated from its ToolDocument.
 public enum ManPage {
@@ -32,6 +33,11 @@ public enum ManPage {
                 page.options(command.arguments)
                 page.macro("RE")
             }
+            // `help COMMAND`, which the parser and the completions know, is --help by another name.
+            page.macro("SS", "help")
+            page.synopsis("\(tool.name) help [<command>]")
+            page.macro("PP")
+            page.prose(tr("Show the help of a command, as '%s <command> --help' does; without one, the overview.", tool.name))
         }
         page.macro("SH", "OPTIONS")
         page.options(tool.options)
@@ -110,6 +116,10 @@ struct Roff {
         text += (escaped ? Self.escape(line) : line) + "\n"
     }
 
+    /// The widest line a no-fill block keeps as it is: 80 columns less the deepest indent there
+    /// (7 for a section's text, 2 more for the block, and a margin).
+    static let noFillWidth = 66
+
     /// Paragraphs from help text: plain lines are refilled by the formatter; a run of indented lines
     /// (examples, JSON, lists) keeps its layout.
     mutating func prose(_ string: String) {
@@ -132,7 +142,14 @@ struct Roff {
                 if !indented { macro("PP") }
                 continue
             }
-            if isIndented {
+            if isIndented, line.count - 2 > Self.noFillWidth {
+                // Wider than an 80-column terminal leaves a no-fill block (JSON examples, the doctor's
+                // steps): filled instead, so that it wraps inside the block's indent.
+                macro("fi")
+                text(Self.breakable(Self.escape(String(line.dropFirst(2)))), escaped: false)
+                macro("br")
+                macro("nf")
+            } else if isIndented {
                 text(String(line.dropFirst(2)))
             } else {
                 text(Self.breakable(Self.escape(line)), escaped: false)

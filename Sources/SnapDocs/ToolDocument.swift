@@ -32,6 +32,12 @@ public struct ToolDocument: Sendable {
         ("XDG_RUNTIME_DIR", tr("When DBUS_SESSION_BUS_ADDRESS is not set, the session bus is the socket bus in this directory.")),
     ]
 
+    /// The language, as gettext chooses it (README, Languages).
+    private static let language: [(name: String, meaning: String)] = [
+        ("LANGUAGE", tr("A list of languages to try in order, such as fr:pt_BR; the first one with a catalog wins (ignored while the locale is C).")),
+        ("LC_ALL, LC_MESSAGES, LANG", tr("The locale, in this order, when LANGUAGE names no language with a catalog; a language without one, or a locale that is not installed, gives English.")),
+    ]
+
     public static let snapsizectl = ToolDocument(
         name: Tool.name, version: Tool.version,
         tagline: tr("command-line companion of the snapsize size-selection service"),
@@ -46,7 +52,7 @@ public struct ToolDocument: Sendable {
                   .flag("version", help: tr("Show the version."))],
         exitStatus: Tool.exitStatuses,
         signals: "",
-        environment: sessionBus + [("NO_COLOR", tr("When set, show and adjust print no colour."))],
+        environment: sessionBus + language + [("NO_COLOR", tr("When set, show and adjust print no colour."))],
         files: [],
         seeAlso: ["snapsized(1)", "gdbus(1)", "busctl(1)", "orca(1)"])
 
@@ -66,7 +72,7 @@ public struct ToolDocument: Sendable {
         } + [.flag("help", help: tr("Show the help.")), .flag("version", help: tr("Show the version."))],
         exitStatus: DaemonArguments.exitStatuses,
         signals: DaemonArguments.signals,
-        environment: sessionBus + [
+        environment: sessionBus + language + [
             ("AT_SPI_BUS_ADDRESS", tr("The accessibility bus; when unset, the address org.a11y.Bus reports on the session bus.")),
             ("XDG_CONFIG_HOME", tr("Where the config file snapsize/config is looked for (default ~/.config).")),
             ("XDG_STATE_HOME", tr("Where the committed size is saved as snapsize/state (default ~/.local/state).")),

@@ -283,7 +283,7 @@ public enum DaemonArguments {
     /// `snapsized --help`, generated from the option table.
     public static func helpText() -> String {
         let rows = DaemonOption.all.map { option in
-            ("--" + option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+            ("--" + option.name + (option.valueName.map { " <\(Texts.placeholder($0))>" } ?? ""), option.help)
         } + [("-h, --help", tr("Show this help.")), ("--version", tr("Show the version."))]
         let width = (rows.map { $0.0.count }.max() ?? 0) + 2
         let table = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + $0.1 }

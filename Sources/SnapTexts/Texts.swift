@@ -29,13 +29,47 @@ public struct Texts: Equatable, Sendable {
     /// The value text of every allowed size, in order (the `ValueTexts` property).
     public func valueTexts(_ sizes: SizeSet) -> [String] { sizes.sizes.map(valueText(size:)) }
 
-    /// The accessible description: "One of 20, 40, 60, 80, 100 points".
+    /// The accessible description: "One of 20, 40, 60, 80 or 100 points".
     public func description(of sizes: SizeSet) -> String {
-        // TRANSLATORS: the separator between the sizes in "One of 20, 40, 60, 80, 100 points".
-        let list = sizes.sizes.map(String.init).joined(separator: tr(", "))
+        let list = Self.choices(sizes.sizes.map(String.init))
         if let customUnit { return tr("One of %s %s", list, customUnit) }
         // TRANSLATORS: %s is the list of sizes; the plural form follows the largest size.
         return trn("One of %s point", "One of %s points", sizes[sizes.lastIndex], list)
+    }
+
+    /// A list of choices joined as the language joins one: "20, 40, 60, 80 or 100" (Arabic repeats
+    /// its "or" between every two, Korean lists with commas alone, Chinese with the enumeration comma).
+    public static func choices(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        // TRANSLATORS: between the choices of a list but the last two: the commas in "20, 40, 60, 80 or 100".
+        let head = items.dropLast().joined(separator: tr(", "))
+        // TRANSLATORS: the last two choices of a list, "80 or 100" in "20, 40, 60, 80 or 100": %1$s is
+        // the choices before the last one, %2$s the last one.
+        return tr("%1$s or %2$s", head, last)
+    }
+
+    /// A plain list, every item joined to the one before as the language writes it ("a, b, c").
+    public static func enumeration(_ items: [String]) -> String {
+        // TRANSLATORS: two items of a plain list (names), "'gnome-shell', 'orca'": no "or", no "and".
+        items.dropFirst().reduce(items.first ?? "") { tr("%1$s, %2$s", $0, $1) }
+    }
+
+    /// A placeholder of a usage line in the person's language: the "seconds" of "--timeout <seconds>".
+    /// Choices ("ordinal|numeric") and symbols ("n", "x") are left as they are: they are typed.
+    public static func placeholder(_ name: String) -> String {
+        // TRANSLATORS: the placeholders of usage lines, as in "--timeout <seconds>", "set <size>",
+        // "--sizes <list>", "--label <text>", "--track-width <points>", "--state-file <path>", "<command>".
+        switch name {
+        case "seconds": tr("seconds")
+        case "size": tr("size")
+        case "list": tr("list")
+        case "text": tr("text")
+        case "points": tr("points")
+        case "path": tr("path")
+        case "command": tr("command")
+        default: name
+        }
     }
 
     /// The slider's two actions (AT-SPI `GetLocalizedName`, `GetDescription`); their names

@@ -7,9 +7,9 @@ import TestSupport
 @Suite("The accessible slider speaks the session's language", .serialized)
 struct SliderLanguageTests {
     @Test("name, description, valuetext, Value.Text and action names; D-Bus Label and ValueText agree", arguments: [
-        ("pt_BR.UTF-8", "Tamanho do círculo", "Um entre 20, 40, 60, 80, 100 pontos", "60 pontos", ["Maior", "Menor"]),
-        ("zh_CN.UTF-8", "圆形尺寸", "可选尺寸：20、40、60、80、100 点", "60 点", ["更大", "更小"]),
-        ("ar_EG.UTF-8", "حجم الدائرة", "واحد من 20، 40، 60، 80، 100 نقطة", "60 نقطة", ["أكبر", "أصغر"]),
+        ("pt_BR.UTF-8", "Tamanho do círculo", "Um de 20, 40, 60, 80 ou 100 pontos", "60 pontos", ["Maior", "Menor"]),
+        ("zh_CN.UTF-8", "圆形尺寸", "20、40、60、80 或 100 点中的一个", "60 点", ["更大", "更小"]),
+        ("ar_EG.UTF-8", "حجم الدائرة", "واحد من 20 أو 40 أو 60 أو 80 أو 100 نقطة", "60 نقطة", ["أكبر", "أصغر"]),
         ("ko_KR.UTF-8", "원 크기", "20, 40, 60, 80, 100포인트 중 하나", "60포인트", ["크게", "작게"]),
     ])
     func language(_ locale: String, _ name: String, _ description: String, _ valueText: String, _ actions: [String]) throws {

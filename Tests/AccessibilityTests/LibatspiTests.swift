@@ -50,7 +50,7 @@ struct LibatspiTests {
         #expect(noError())
         #expect(atspi_accessible_get_role(slider, &error) == ATSPI_ROLE_SLIDER)
         #expect(takeString(atspi_accessible_get_name(slider, &error)) == "Circle size")
-        #expect(takeString(atspi_accessible_get_description(slider, &error)) == "One of 20, 40, 60, 80, 100 points")
+        #expect(takeString(atspi_accessible_get_description(slider, &error)) == "One of 20, 40, 60, 80 or 100 points")
         #expect(atspi_accessible_get_index_in_parent(slider, &error) == 0)
         let states = try #require(atspi_accessible_get_state_set(slider))
         defer { g_object_unref(states) }

@@ -19,7 +19,7 @@ struct CLILanguageTests {
         let usage = try fixture.ctl(["set", "forty"], environment: Self.portuguese)
         #expect(usage.status == 64)
         #expect(usage.err == "snapsizectl set: 'forty' não é um número inteiro de pontos\n"
-                + "USO: snapsizectl set [<size>] [--index <n>] [--json] [--timeout <seconds>]\n", "\(usage.err)")
+                + "USO: snapsizectl set [<tamanho>] [--index <n>] [--json] [--timeout <segundos>]\n", "\(usage.err)")
         let help = try fixture.ctl(["--help"], environment: Self.portuguese)
         #expect(help.out.hasPrefix("USO: snapsizectl <comando> [opções]\n"), "\(help.out)")
         #expect(help.out.contains("Imprimir o tamanho confirmado."))
@@ -39,6 +39,19 @@ struct CLILanguageTests {
             #expect(inPortuguese.status == 0 && inPortuguese.out == inEnglish.out, "\(arguments): \(inPortuguese.out) vs \(inEnglish.out)")
             #expect(!inPortuguese.out.isEmpty)
         }
+        // No English left where a person reads: the reason there is no session bus, and the doctor's
+        // step, check and role words.
+        var noBus = Self.portuguese
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = .some(nil)
+        noBus["XDG_RUNTIME_DIR"] = "/nonexistent"
+        let get = try fixture.ctl(["get"], environment: noBus)
+        #expect(get.status == 69)
+        #expect(get.err == "snapsizectl: não foi possível alcançar o barramento de sessão (org.freedesktop.DBus.Error.BadAddress: "
+                + "DBUS_SESSION_BUS_ADDRESS não está definida, e não há soquete de barramento de sessão em /nonexistent/bus)\n",
+                "\(get.err)")
+        let doctor = try fixture.ctl(["doctor"], environment: Self.portuguese.merging(["AT_SPI_BUS_ADDRESS": nil] as [String: String?]) { $1 })
+        #expect(doctor.out.hasPrefix("[ok]   barramento de sessão disponível: unix:"), "\(doctor.out)")
+        #expect(doctor.err == "snapsizectl: doctor: a etapa 'barramento de acessibilidade' falhou\n", "\(doctor.err)")
         let english = try fixture.ctl(["set", "forty"], environment: Self.english)
         #expect(english.err.hasPrefix("snapsizectl set: 'forty' is not a whole number of points\n"), "\(english.err)")
     }

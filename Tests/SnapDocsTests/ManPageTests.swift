@@ -60,6 +60,28 @@ struct ManPageTests {
         #expect(text.contains("\nSIGNALS\n") && text.contains("SIGHUP"), "no SIGNALS section naming SIGHUP")
     }
 
+    @Test("both pages read in an 80-column terminal: no line wider, ENVIRONMENT names the language variables, help is listed")
+    func eightyColumns() throws {
+        for tool in ToolDocument.all {
+            let (text, _) = try render(ManPage.render(tool, date: "2026-12-01"), width: 80)
+            let wide = text.split(separator: "\n").filter { $0.count > 80 }
+            #expect(wide.isEmpty, "\(tool.name): \(wide.joined(separator: "\n"))")
+            for variable in ["LANGUAGE", "LC_ALL, LC_MESSAGES, LANG"] {
+                #expect(text.contains("\n       \(variable)\n"), "\(tool.name): ENVIRONMENT lacks \(variable)")
+            }
+        }
+        let (text, _) = try render(ManPage.render(.snapsizectl, date: "2026-12-01"), width: 80)
+        // The hidden `help` command, which the completions offer, has its section.
+        #expect(text.contains("\n   help\n       snapsizectl help [command]\n"), "\(text)")
+        // A sentence is not split around an example: watch's "by" paragraph ends before its example.
+        let watch = try #require(text.range(of: "In --json, \"by\" is the client"))
+        let paragraph = text[watch.lowerBound...].prefix { $0 != "{" }
+        #expect(paragraph.contains("accessibility bus:"), "\(paragraph)")
+        #expect(!text.contains("\n       left, or a change"), "\(text)")
+        // get says what it prints once.
+        #expect(!text.contains("Prints the committed size, e.g."))
+    }
+
     @Test("roff escaping: backslashes, option dashes, a leading dot")
     func escaping() {
         #expect(Roff.escape("a\\b") == "a\\eb")

@@ -13,12 +13,21 @@ struct TextsTests {
         #expect(words.valueText(size: 60) == "60 points")
         #expect(words.valueText(size: 1) == "1 point")
         #expect(words.valueText(size: -1) == "-1 point")
-        #expect(words.description(of: .standard) == "One of 20, 40, 60, 80, 100 points")
+        #expect(words.description(of: .standard) == "One of 20, 40, 60, 80 or 100 points")
         #expect(words.description(of: try SizeSet([1])) == "One of 1 point")
         #expect(words.valueTexts(try SizeSet([1, 2, 3])) == ["1 point", "2 points", "3 points"])
         let custom = Texts(label: "Brush", unit: "px")
         #expect(custom.label == "Brush" && custom.valueText(size: 1) == "1 px")
-        #expect(custom.description(of: try SizeSet([1, 2])) == "One of 1, 2 px")
+        #expect(custom.description(of: try SizeSet([1, 2])) == "One of 1 or 2 px")
+    }
+
+    @Test("lists: choices end in 'or', plain lists in commas; placeholders of usage lines")
+    func lists() {
+        #expect(Texts.choices([]) == "" && Texts.choices(["20"]) == "20")
+        #expect(Texts.choices(["20", "40"]) == "20 or 40")
+        #expect(Texts.choices(["20", "40", "60", "80", "100"]) == "20, 40, 60, 80 or 100")
+        #expect(Texts.enumeration(["'a'", "'b'", "'c'"]) == "'a', 'b', 'c'" && Texts.enumeration([]) == "")
+        #expect(Texts.placeholder("seconds") == "seconds" && Texts.placeholder("ordinal|numeric") == "ordinal|numeric")
     }
 
     @Test("actions and limit notes")

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SnapTexts
+
+/// How snapsize was installed, told from where this program runs, so that `doctor`'s advice fits:
+/// the Debian package, `make install` with some PREFIX, or a build tree.
+enum Installation: Equatable {
+    /// The Debian package (dpkg lists it): /usr/bin, the activation file in /usr/share/dbus-1/services.
+    case package
+    /// `make install` with this PREFIX (its bin/ holds this program).
+    case prefix(String)
+    /// A build tree (`.build/release`, `.build/debug`): this folder holds snapsized too.
+    case buildTree(String)
+
+    static let activationFile = "org.snapsize.SizeSelector1.service"
+
+    /// `executable` is this program's path; `packaged` whether dpkg lists the snapsize package.
+    static func detect(executable: String, packaged: Bool) -> Installation {
+        let slash = executable.lastIndex(of: "/") ?? executable.startIndex
+        let folder = String(executable[..<slash])
+        if folder.contains("/.build/") { return .buildTree(folder) }
+        let prefix = folder.hasSuffix("/bin") ? String(folder.dropLast(4)) : folder
+        if prefix == "/usr", packaged { return .package }
+        return .prefix(prefix.isEmpty ? "/" : prefix)
+    }
+
+    /// This program's installation, from /proc/self/exe and dpkg's list of the package's files.
+    static func current() -> Installation {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                                   : "/usr/bin/snapsizectl"
+        return detect(executable: executable, packaged: access("/var/lib/dpkg/info/snapsize.list", F_OK) == 0)
+    }
+
+    /// What to do when snapsized has no owner and D-Bus cannot start it.
+    func daemonFix(home: String?) -> String {
+        switch self {
+        case .package:
+            return tr("start it (systemctl --user start snapsized), or reinstall the package, which puts %s "
+                      + "in /usr/share/dbus-1/services for D-Bus activation: sudo apt install --reinstall snapsize",
+                      Self.activationFile)
+        case .prefix(let prefix):
+            let services = (prefix == "/" ? "" : prefix) + "/share/dbus-1/services"
+            var fix = tr("start it (%1$s &), or run 'make install PREFIX=%2$s' again from the snapsize sources: "
+                         + "it puts %3$s in %4$s, where D-Bus activation finds it",
+                         (prefix == "/" ? "" : prefix) + "/bin/snapsized", prefix, Self.activationFile, services)
+            // The session bus reads $XDG_DATA_HOME (~/.local/share) and $XDG_DATA_DIRS (/usr/local/share, /usr/share).
+            if !["/usr", "/usr/local"].contains(prefix), home.map({ prefix != $0 + "/.local" }) ?? true {
+                fix += tr("; the session bus looks there only when %s is in XDG_DATA_DIRS", (prefix == "/" ? "" : prefix) + "/share")
+            }
+            return fix
+        case .buildTree(let folder):
+            return tr("start it from this build (%s/snapsized &), or install it for D-Bus activation: "
+                      + "'make install' in the snapsize sources (PREFIX, default ~/.local)", folder)
+        }
+    }
+}
