@@ -36,6 +36,7 @@ case $built_using in "gcc-12 (= "*")") ;; *) fail "Built-Using is not only gcc-1
 lintian_tags=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
 echo "$lintian_tags" | grep -E "^E: " && fail "lintian reports errors"
 echo "$lintian_tags" | grep -E "^[EW]: .*hardening" && fail "lintian reports a hardening problem"
+echo "$lintian_tags" | grep -E "^W: " && fail "lintian warns"
 
 dpkg -x "$deb" "$work/root"
 for program in snapsized snapsizectl; do

@@ -6,7 +6,7 @@ import SnapTexts
 /// How snapsize was installed, told from where this program runs, so that `doctor`'s advice fits:
 /// the Debian package, `make install` with some PREFIX, or a build tree.
 enum Installation: Equatable {
-    /// The Debian package (dpkg lists it): /usr/bin, the activation file in /usr/share/dbus-1/services.
+    /// The Debian package: /usr/bin, the activation file in /usr/share/dbus-1/services.
     case package
     /// `make install` with this PREFIX (its bin/ holds this program).
     case prefix(String)
@@ -15,7 +15,7 @@ enum Installation: Equatable {
 
     static let activationFile = "org.snapsize.SizeSelector1.service"
 
-    /// `executable` is this program's path; `packaged` whether dpkg lists the snapsize package.
+    /// `executable` is this program's path; `packaged` whether the snapsize package is installed.
     static func detect(executable: String, packaged: Bool) -> Installation {
         let slash = executable.lastIndex(of: "/") ?? executable.startIndex
         let folder = String(executable[..<slash])
@@ -25,13 +25,14 @@ enum Installation: Equatable {
         return .prefix(prefix.isEmpty ? "/" : prefix)
     }
 
-    /// This program's installation, from /proc/self/exe and dpkg's list of the package's files.
+    /// This program's installation, from /proc/self/exe and the package's copyright file, which only
+    /// the Debian package installs (`make install` does not; dpkg's own database is not for programs to read).
     static func current() -> Installation {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                                    : "/usr/bin/snapsizectl"
-        return detect(executable: executable, packaged: access("/var/lib/dpkg/info/snapsize.list", F_OK) == 0)
+        return detect(executable: executable, packaged: access("/usr/share/doc/snapsize/copyright", F_OK) == 0)
     }
 
     /// What to do when snapsized has no owner and D-Bus cannot start it.

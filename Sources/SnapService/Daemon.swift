@@ -3,6 +3,7 @@ import Glibc
 import SizeSelectorContract
 import SnapCore
 import SnapSettings
+import SnapTexts
 
 /// `snapsized`: reads its settings, restores the committed size, serves it on the session bus
 /// (and the accessibility bus), and runs one event loop until SIGTERM/SIGINT or the bus goes away.
@@ -166,7 +167,8 @@ public enum Daemon {
         case .success(true):
             return session
         case .success(false):
-            log("\(name.rawValue) is already owned on this session bus: another snapsized is running")
+            // The one line a person who typed `snapsized` in a terminal reads: in their language.
+            log(tr("%s is already owned on this session bus: another snapsized is running", name.rawValue))
         case .failure(let error):
             log("cannot serve \(name.rawValue): \(error.message)")
         }

@@ -121,6 +121,14 @@ struct LifecycleTests {
         let second = try fixture.tool(try DaemonFixture.snapsized, ["--no-accessibility", "--no-state"])
         #expect(second.status == 69)
         #expect(second.stderr.contains("already owned"))
+        // In the person's language, the one line they read in a terminal.
+        try #require(localeInstalled("pt_BR.UTF-8"), "pt_BR.UTF-8 is not installed: `make test` makes it (make locales)")
+        _ = try compileCatalogs()
+        let portuguese = try run(try DaemonFixture.snapsized, ["--no-accessibility", "--no-state"],
+                                 environment: withLanguage(fixture.environment, LANG: "pt_BR.UTF-8"))
+        #expect(portuguese.status == 69)
+        #expect(portuguese.stderr.contains("org.snapsize.SizeSelector1 já tem dono neste barramento de sessão: "
+                                           + "outro snapsized está em execução"), "\(portuguese.stderr)")
     }
 
     @Test("SIGTERM ends a preview, exits 0")
