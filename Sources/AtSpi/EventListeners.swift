@@ -3,7 +3,9 @@ import DBusKit
 /// Which events assistive technologies listen for, as the AT-SPI registry tells: its
 /// `GetRegisteredEvents` once, then its `EventListenerRegistered` / `EventListenerDeregistered`
 /// signals, and a fresh query whenever the registry gets a new owner. A screen reader that exits
-/// is deregistered by the registry itself (one `EventListenerDeregistered(name, "")`).
+/// is deregistered by the registry itself (one `EventListenerDeregistered(name, "")`). A query
+/// that fails (a registry slow to start answers nothing within the timeout) is asked again, with
+/// growing delays (`Retry`), until it is answered.
 ///
 /// Used to choose how to speak: Orca 45 and later register `object:announcement`, Orca 43 does not.
 public final class EventListeners {
@@ -11,6 +13,9 @@ public final class EventListeners {
     static let interface = "org.a11y.atspi.Registry"
 
     let connection: Connection
+    private let retry: Retry
+    /// Counts the registry's owners: an answer from one that has gone since is not this one's list.
+    private var generation = 0
     /// (listener's bus name, event type split at ':' — "Object", "Announcement", "").
     private var registered: [(listener: String, event: [Substring])] = [] {
         didSet { hasAnnouncementListener = registered.contains(where: Self.isAnnouncement) }
@@ -20,13 +25,14 @@ public final class EventListeners {
     public var onChange: (() -> Void)?
 
     /// The registry has answered the query since it last got a new owner (or the query failed:
-    /// nothing more will be known then), so `hasAnnouncementListener` can be trusted.
+    /// until a retry is answered, the list is taken as empty), so `hasAnnouncementListener` can be trusted.
     public private(set) var isKnown = false {
         didSet { if isKnown != oldValue { onChange?() } }
     }
 
-    public init(connection: Connection) {
+    public init(connection: Connection, loop: EventLoop) {
         self.connection = connection
+        retry = Retry(loop: loop)
     }
 
     /// Whether some client listens for `object:announcement` by that name (a listener for all
@@ -57,6 +63,8 @@ public final class EventListeners {
             self.deregister(listener: listener, pattern: Self.split(event))
         }
         connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
+            self.generation += 1
+            self.retry.reset()
             self.registered = []
             self.isKnown = false
             if owner != nil { self.query() }
@@ -66,13 +74,20 @@ public final class EventListeners {
 
     /// The reply is a snapshot taken after every signal that reached us before it, and signals
     /// sent after it arrive after it (one sender, one order): replacing the list is exact.
+    /// A query repeated is harmless (its answer replaces the list), so it has a timeout and is
+    /// asked again when it fails.
     private func query() {
+        let asked = generation
         do {
             try connection.callAsync(destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
                                      member: "GetRegisteredEvents", timeoutMilliseconds: 10_000) { [weak self] reply in
-                guard let self else { return }
+                guard let self, asked == self.generation else { return }
                 defer { self.isKnown = true }
-                guard case .success(let values) = reply, let entries = values.first?.asArray else { return }
+                guard case .success(let values) = reply, let entries = values.first?.asArray else {
+                    self.retry.schedule { [weak self] in if let self, asked == self.generation { self.query() } }
+                    return
+                }
+                self.retry.reset()
                 self.registered = entries.compactMap { entry in
                     guard let fields = entry.asStructure, fields.count == 2, let listener = fields[0].asString,
                           let event = fields[1].asString else { return nil }

@@ -13,9 +13,13 @@ import SnapSettings
 /// `Daemon.wire` registers it with the model and hands it to the D-Bus side as its `FocusRequester`.
 final class AccessibilityService: SpeechChannel, FocusRequester {
     let model: SelectionModel
-    /// Changed by a reload (SIGHUP): the speaker follows.
+    /// Changed by a reload (SIGHUP): the speaker follows, and the registry's listeners are
+    /// followed while it is `changes`, as if the daemon had started that way.
     var announce: DaemonSettings.Announce {
-        didSet { speaker.mode = announce }
+        didSet {
+            speaker.mode = announce
+            if let connection = bus.connection, app != nil { trackListeners(on: connection) }
+        }
     }
     let bus: AccessibilityBus
     private let bridge: SliderBridge
@@ -62,17 +66,24 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             log("cannot show the slider on the accessibility bus: \(error.message)")
             return
         }
-        let registration = Registration(connection: connection, app: app)
+        let registration = Registration(connection: connection, app: app, loop: loop)
         registration.onChange = { [unowned self] in self.readinessChanged() }
         self.app = app
         self.registration = registration
-        if announce == .changes {
-            let listeners = EventListeners(connection: connection)
-            listeners.onChange = { [unowned self] in self.readinessChanged() }
-            listeners.start()
-            self.listeners = listeners
-        }
+        trackListeners(on: connection)
         registration.start()
+    }
+
+    /// Which events screen readers listen for matters only to `changes` (it picks the announcement
+    /// or the notification by them), so the registry is followed from the first time that is the
+    /// mode on this connection; a reload to another mode leaves the tracker be (its handlers live
+    /// as long as the connection).
+    private func trackListeners(on connection: Connection) {
+        guard announce == .changes, listeners == nil else { return }
+        let listeners = EventListeners(connection: connection, loop: loop)
+        listeners.onChange = { [unowned self] in self.readinessChanged() }
+        listeners.start()
+        self.listeners = listeners
     }
 
     private func left() {

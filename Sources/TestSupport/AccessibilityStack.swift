@@ -68,6 +68,17 @@ public final class AccessibilityStack: Sendable {
         waitUntil(timeout: timeout, interval: 0.02) { !nameHasOwner("org.a11y.atspi.Registry") }
     }
 
+    /// SIGSTOPs the registry we started: it keeps its name and answers nothing, as a registry slow
+    /// to start does. Undone by `resumeRegistry()` (and by `stop()`).
+    public func stopRegistry() {
+        registry.withLock { child in if let child { kill(child.pid, SIGSTOP) } }
+    }
+
+    /// SIGCONTs the registry we started.
+    public func resumeRegistry() {
+        registry.withLock { child in if let child { kill(child.pid, SIGCONT) } }
+    }
+
     /// Whether `name` has an owner on the accessibility bus.
     public func nameHasOwner(_ name: String) -> Bool {
         guard let connection = try? Connection(address: address) else { return false }
@@ -78,6 +89,7 @@ public final class AccessibilityStack: Sendable {
     /// Stops the registry, then the launcher (which stops its bus). Idempotent.
     public func stop() {
         resumeBus()  // a stopped bus would not see the launcher's SIGTERM
+        resumeRegistry()
         registry.withLock { child in child?.terminate(); child = nil }
         launcher.terminate()
     }

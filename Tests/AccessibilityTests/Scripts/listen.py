@@ -1,6 +1,7 @@
 """Listens for the slider's events and prints one JSON line per event until stdin closes.
 
 Arguments: the event types to register (default: value changes, focus and announcements).
+With LISTEN_BEFORE_SLIDER=1 in the environment it registers without waiting for the slider.
 
 First line: {"ready": true} once the listeners are registered. Each event line carries its type,
 source name, detail1 and — for value changes — CurrentValue read back at delivery (libatspi drops
@@ -12,7 +13,8 @@ import pyatspi
 from gi.repository import GLib
 from atspi_common import emit, find_slider
 
-app, slider = find_slider()
+if not os.environ.get("LISTEN_BEFORE_SLIDER"):
+    find_slider()
 TYPES = sys.argv[1:] or ["object:property-change:accessible-value", "object:state-changed:focused", "object:announcement"]
 
 
