@@ -1,8 +1,11 @@
 import Foundation
 
+/// The package's folder (where Package.swift is), for tests that read its files.
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
 /// The package's po/ folder.
-public let poDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("po").path
+public let poDirectory = repositoryRoot + "/po"
 
 /// Compiles po/<lang>.po with msgfmt into `<products>/locale/<lang>/LC_MESSAGES/snapsize.mo`, where the
 /// uninstalled snapsized and snapsizectl look for them (`Gettext.localeDirectory`), once per test

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 @_spi(Testing) import SizeSelectorContract
+import TestSupport
 
 /// SizeSelectorContract against the checked-in XML, and its encoders against its decoders; no bus needed.
 @Suite("SizeSelector1 contract")

@@ -5,5 +5,3 @@ import SizeSelectorContract
 let busName = SelectorBus.name.rawValue
 let objectPath = SelectorBus.path
 let interfaceName = SelectorBus.interface.rawValue
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path

@@ -7,7 +7,7 @@ import FoundationXML
 /// `method Increment out index u` or `property Sizes ai read`, in document order.
 /// Annotations for Qt's code generator (`org.qtproject.QtDBus.*`) are left out: they are in the
 /// XML for qdbusxml2cpp and are not served by the daemon (nothing on the bus depends on them).
-func interfaceShape(_ xml: String, interface: String) -> [String] {
+public func interfaceShape(_ xml: String, interface: String) -> [String] {
     let reader = ShapeReader(interface: interface)
     let parser = XMLParser(data: Data(xml.utf8))
     parser.delegate = reader
