@@ -108,6 +108,13 @@ let package = Package(
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        // Everything that starts snapsized (as a child process, on a private bus) and talks to it.
+        .testTarget(name: "SnapsizedTests", dependencies: ["SnapService", "SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract",
+                                                           "SystemCalls", "TestSupport"]),
+        // Rules over the whole package: the layering of the sources, the message catalogs.
+        .testTarget(name: "PackageTests", dependencies: ["TestSupport"]),
         // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
         .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
         // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.

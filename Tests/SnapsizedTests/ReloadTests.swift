@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 import SnapCore
-import SnapService
+@testable import SnapService
 import TestSupport
 
 /// SIGHUP with a new list, track or layout, through the real daemon on a private bus: real

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 import TestSupport
+@testable import SnapService
 
 /// Broken state and config files: a clear message, a safe fallback, the bad state file kept aside,
 /// the user's config left untouched, never a crash. An unreadable file is UnreadableFileTests' (in

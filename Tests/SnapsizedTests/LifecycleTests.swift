@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(Testing) import DBusKit
 import TestSupport
+@testable import SnapService
 
 /// Start-up, persistence, stopping, activation: the daemon as the session runs it.
 @Suite("Daemon life cycle")

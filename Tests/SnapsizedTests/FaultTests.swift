@@ -4,6 +4,7 @@ import Testing
 import DBusKit
 import SizeSelectorContract
 import TestSupport
+@testable import SnapService
 
 /// Crashes, bus loss and load, against the real daemon on a private bus.
 @Suite("Reliability: faults and load", .serialized)
