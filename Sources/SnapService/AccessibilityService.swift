@@ -27,9 +27,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private var registration: Registration?
     private var listeners: EventListeners?
     private let speaker: Speaker
-    private let loop: EventLoop
-    /// A `Focus` asked for before the slider was ready: its expiry.
-    private var focusWanted: TimerID?
+    /// A `Focus` asked for before the slider was ready.
+    private let focusWanted: UntilReady<Void>
 
     init(model: SelectionModel, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
@@ -38,7 +37,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         bridge = SliderBridge(model: model)
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
         speaker.onDropped = { log($0) }
-        self.loop = loop
+        focusWanted = UntilReady(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
+        focusWanted.onDropped = { log($0) }
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
     }
 
@@ -50,8 +50,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
 
     func stop() {
         speaker.stop()
-        if let focusWanted { loop.cancel(focusWanted) }
-        focusWanted = nil
+        focusWanted.forget()
         left()
         bus.close()
     }
@@ -106,9 +105,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             return
         }
         guard speaker.channel == nil else { return }
-        if let focusWanted {
-            loop.cancel(focusWanted)
-            self.focusWanted = nil
+        if focusWanted.take() != nil {
             app?.grabFocus()
             speaker.focusPresented()
         }
@@ -124,11 +121,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             return true
         }
         guard app != nil || bus.isSearching else { return false }
-        if let focusWanted { loop.cancel(focusWanted) }
-        focusWanted = loop.schedule(after: Speaker.readyBound) { [unowned self] in
-            self.focusWanted = nil
-            log("the accessibility bus was not ready within \(Speaker.readyBound) s; the slider did not take focus")
-        }
+        focusWanted.keep(())
         return true
     }
 

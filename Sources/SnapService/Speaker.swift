@@ -60,7 +60,10 @@ final class Speaker {
         didSet { if channel != nil { deliverKept() } }
     }
     /// Runs with a line to log when a kept text is dropped (the daemon's log).
-    var onDropped: ((String) -> Void)?
+    var onDropped: ((String) -> Void)? {
+        get { kept.onDropped }
+        set { kept.onDropped = newValue }
+    }
 
     /// The window's end, while one is open.
     private var windowEnd: TimerID?
@@ -69,12 +72,13 @@ final class Speaker {
     private var lastSpoken: String?
     private var lastSpokenAt = -Double.infinity
     /// Said before the channel was ready.
-    private var kept: (text: String, expiry: TimerID)?
+    private let kept: UntilReady<String>
 
     init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop) {
         self.mode = mode
         self.valueTexts = valueTexts
         self.loop = loop
+        kept = UntilReady(loop: loop, bound: Self.readyBound) { "not spoken: \"\($0)\"" }
     }
 
     /// The committed index changed to `index`.
@@ -101,7 +105,7 @@ final class Speaker {
 
     /// The slider was given focus, which presents the current value: nothing held needs saying.
     func focusPresented() {
-        forgetKept()
+        kept.forget()
         trailing = nil
     }
 
@@ -110,7 +114,7 @@ final class Speaker {
     func lost() {
         if let windowEnd { loop.cancel(windowEnd) }
         windowEnd = nil
-        if let trailing { keep(trailing) }
+        if let trailing { kept.keep(trailing) }
         trailing = nil
         channel = nil
     }
@@ -120,7 +124,7 @@ final class Speaker {
         if let windowEnd { loop.cancel(windowEnd) }
         windowEnd = nil
         trailing = nil
-        forgetKept()
+        kept.forget()
     }
 
     private var usesAnnouncement: Bool {
@@ -137,7 +141,7 @@ final class Speaker {
     }
 
     private func offer(_ text: String, urgent: Bool) {
-        guard channel != nil else { return keep(text) }
+        guard channel != nil else { return kept.keep(text) }
         let now = loop.now
         if windowEnd == nil {
             speak(text, at: now)
@@ -182,25 +186,7 @@ final class Speaker {
         }
     }
 
-    private func keep(_ text: String) {
-        if let kept { loop.cancel(kept.expiry) }
-        let expiry = loop.schedule(after: Self.readyBound) { [unowned self] in
-            guard let kept = self.kept else { return }
-            self.kept = nil
-            self.onDropped?("the accessibility bus was not ready within \(Self.readyBound) s; "
-                            + "not spoken: \"\(kept.text)\"")
-        }
-        kept = (text, expiry)
-    }
-
-    private func forgetKept() {
-        if let kept { loop.cancel(kept.expiry) }
-        kept = nil
-    }
-
     private func deliverKept() {
-        guard let kept else { return }
-        forgetKept()
-        offer(kept.text, urgent: false)
+        if let text = kept.take() { offer(text, urgent: false) }
     }
 }

@@ -188,6 +188,23 @@ struct SpeakerTests {
         #expect(dropped.count == 1 && dropped[0].contains("20 points"), "\(dropped)")
     }
 
+    @Test("a Focus asked before the join (kept as AccessibilityService keeps it): carried out after it, dropped past the bound")
+    func focusUntilReady() {
+        let loop = EventLoop(clock: .manual())
+        let focus = UntilReady<Void>(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
+        var dropped: [String] = []
+        focus.onDropped = { dropped.append($0) }
+        focus.keep(())
+        loop.advanceTime(by: Speaker.readyBound - 0.1)
+        #expect(focus.take() != nil, "joined within the bound: carried out")
+        #expect(focus.take() == nil, "once")
+        focus.keep(())
+        focus.keep(())  // only the latest, the bound from it
+        loop.advanceTime(by: Speaker.readyBound + 0.1)
+        #expect(focus.take() == nil, "past the bound: dropped")
+        #expect(dropped == ["the accessibility bus was not ready within 2.0 s; the slider did not take focus"])
+    }
+
     @Test("a Focus carried out after the join presents the value: the kept text is not said again")
     func focusPresentedDropsKept() {
         let loop = EventLoop(clock: .manual()), channel = Channel()
