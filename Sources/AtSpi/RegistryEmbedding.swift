@@ -9,7 +9,7 @@ import DBusKit
 /// checked against the owner when its reply arrives. An Embed can itself activate the registry,
 /// whose NameOwnerChanged then arrives before the reply: that case is not a restart. An Embed the
 /// registry refused is sent again, with growing delays (`Retry`), until it is taken.
-public final class Registration {
+public final class RegistryEmbedding {
     let connection: Connection
     let app: AccessibleApplication
     private let retry: Retry

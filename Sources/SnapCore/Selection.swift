@@ -144,7 +144,7 @@ public struct Selection: Equatable, Sendable {
     /// This selection on a new list, track or layout (the daemon's reload): no preview, and the
     /// committed size carried over: the same size while it is still allowed, else the allowed size
     /// nearest to it, as `set(size:)` picks it (ties to the larger).
-    public func moved(to snapper: Snapper) -> Selection {
+    public func rebased(on snapper: Snapper) -> Selection {
         let index = snapper.sizes.index(nearestTo: committedSize)
         return try! Selection(snapper: snapper, committed: index) // an index from the list's own lookup
     }

@@ -24,7 +24,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     let bus: AccessibilityBus
     private let bridge: SliderBridge
     private var app: AccessibleApplication?
-    private var registration: Registration?
+    private var registration: RegistryEmbedding?
     private var listeners: EventListeners?
     private let speaker: Speaker
     /// A `Focus` asked for before the slider was ready.
@@ -65,7 +65,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             log("cannot show the slider on the accessibility bus: \(error.message)")
             return
         }
-        let registration = Registration(connection: connection, app: app, loop: loop)
+        let registration = RegistryEmbedding(connection: connection, app: app, loop: loop)
         registration.onChange = { [unowned self] in self.readinessChanged() }
         self.app = app
         self.registration = registration

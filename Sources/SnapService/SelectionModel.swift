@@ -70,7 +70,7 @@ public final class SelectionModel {
     }
 
     /// A new list, track or layout (a reload). The committed size maps to the new list
-    /// (`Selection.moved(to:)`: the same size if still allowed, else the nearest). A new committed
+    /// (`Selection.rebased(on:)`: the same size if still allowed, else the nearest). A new committed
     /// size is saved first, as any commit is; if that fails nothing changes (an open preview stays
     /// open) and `.saveFailed` is thrown. Then an open preview ends as a cancel does (the adapters
     /// hear it), the snapper is replaced, and the adapters are told what changed, once; returns it
@@ -80,7 +80,7 @@ public final class SelectionModel {
     @discardableResult
     public func setSnapper(_ new: Snapper) throws(ModelError) -> ModelChange? {
         guard new != selection.snapper else { return nil }
-        let next = selection.moved(to: new)
+        let next = selection.rebased(on: new)
         if next.committedSize != selection.committedSize, let store, let problem = store.save(size: next.committedSize) {
             throw .saveFailed(problem)
         }

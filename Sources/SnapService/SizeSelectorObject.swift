@@ -26,10 +26,10 @@ public final class SizeSelectorObject {
     /// slider) by no client.
     private var caller: String?
     /// The `ChangedBy` property: who made the latest change.
-    let author = Author()
+    let changedByBox = ChangedByBox()
 
     /// Holds `ChangedBy` for the property getter, which captures it rather than `self`.
-    final class Author {
+    final class ChangedByBox {
         var changedBy = ClientIdentity.unknown
     }
 
@@ -89,9 +89,9 @@ public final class SizeSelectorObject {
                 guard focus.requestFocus() else { throw MethodError(.noAccessibility, Texts.noAccessibilityBus) }
                 return []
             },
-        ], properties: SelectorProperty.allCases.map { [model, author] property in
-            // The model and the author box themselves, not `unowned self`: no reference-count check on every read.
-            Property(property) { property.encode(ModelValues(model: model, changedBy: author.changedBy)) }
+        ], properties: SelectorProperty.allCases.map { [model, changedByBox] property in
+            // The model and the ChangedBy box themselves, not `unowned self`: no reference-count check on every read.
+            Property(property) { property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy)) }
         }, signals: [
             SignalSpec(.committed),
         ])
@@ -203,8 +203,8 @@ extension SizeSelectorObject: ModelAdapter {
         var names = announced.names
         if announced.authored {
             let by = caller.map(clients.identity(of:)) ?? .unknown
-            if by != author.changedBy {
-                author.changedBy = by
+            if by != changedByBox.changedBy {
+                changedByBox.changedBy = by
                 names.append(SelectorProperty.changedBy.name)
             }
         }

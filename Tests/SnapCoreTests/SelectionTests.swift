@@ -159,14 +159,14 @@ struct SelectionTests {
     func movedToNewList() throws {
         var selection = try start()  // 60 of 20...100
         _ = try selection.preview(x: 324, by: alice)
-        let ties = selection.moved(to: Snapper(sizes: try SizeSet([10, 30, 50, 70]), track: try Track(width: 200)))
+        let ties = selection.rebased(on: Snapper(sizes: try SizeSet([10, 30, 50, 70]), track: try Track(width: 200)))
         #expect(ties.committedSize == 70 && ties.committed == 3, "50 and 70 are both 10 from 60: the larger")
         #expect(!ties.isPreviewing && ties.shown == 3)
         #expect(ties.snapper.track.width == 200)
-        let kept = selection.moved(to: Snapper(sizes: try SizeSet([5, 60, 61])))
+        let kept = selection.rebased(on: Snapper(sizes: try SizeSet([5, 60, 61])))
         #expect(kept.committedSize == 60 && kept.committed == 1)
-        #expect(selection.moved(to: Snapper(sizes: try SizeSet([100, 200]))).committedSize == 100, "below the list: its first")
-        #expect(selection.moved(to: Snapper(sizes: try SizeSet([-9, 59]))).committedSize == 59)
-        #expect(selection.moved(to: selection.snapper) == (try start()), "the same list: the same selection, no preview")
+        #expect(selection.rebased(on: Snapper(sizes: try SizeSet([100, 200]))).committedSize == 100, "below the list: its first")
+        #expect(selection.rebased(on: Snapper(sizes: try SizeSet([-9, 59]))).committedSize == 59)
+        #expect(selection.rebased(on: selection.snapper) == (try start()), "the same list: the same selection, no preview")
     }
 }
