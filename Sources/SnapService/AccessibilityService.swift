@@ -27,6 +27,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private var registration: RegistryEmbedding?
     private var listeners: EventListeners?
     private let speaker: Speaker
+    /// The daemon's loop: Registration and EventListeners retry on it.
+    private let loop: EventLoop
     /// A `Focus` asked for before the slider was ready.
     private let focusWanted: UntilReady<Void>
 
@@ -35,6 +37,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         self.model = model
         self.announce = announce
         bridge = SliderBridge(model: model)
+        self.loop = loop
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
         speaker.onDropped = { log($0) }
         focusWanted = UntilReady(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
