@@ -46,7 +46,7 @@ let package = Package(
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"], swiftSettings: [uncheckedExclusivityInRelease]),
@@ -58,7 +58,8 @@ let package = Package(
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract", "SystemCalls"],
                 swiftSettings: [uncheckedExclusivityInRelease]),
-        // glibc's <malloc.h> (mallopt), which the Glibc module leaves out: snapsized's memory setting.
+        // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
+        // setting, and DBusKit's giving memory back after a backlog.
         .systemLibrary(name: "CMalloc"),
         // Linked with the Swift runtime statically (Debian has no Swift runtime package): only the parts it
         // uses are loaded, which halves its resident memory and start-up time (make bench: PSS, exec -> name

@@ -46,8 +46,10 @@ enum ActionInterface {
                     .structure([.string($0.localizedName), .string($0.description), .string("")])
                 })]
             },
-            // False when the step was refused (a preview is open) or the value is already at that end.
-            Method("DoAction", inputs: [Argument("index", "i")], outputs: [Argument("success", "b")]) {
+            // False when the step was refused (a preview is open), the value is already at that end,
+            // or the step could not be saved (undone at the end of its group).
+            Method("DoAction", inputs: [Argument("index", "i")], outputs: [Argument("success", "b")],
+                   undoneReply: [.boolean(false)]) {
                 [unowned source] call throws(MethodError) in
                 let index = Int(try call.int32(0))
                 guard actions.indices.contains(index) else { return [.boolean(false)] }

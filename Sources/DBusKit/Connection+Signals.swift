@@ -35,7 +35,7 @@ extension Connection {
     /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
                            arguments: [DBusValue] = []) throws(MethodError) {
-        send(try signalMessage(path: path, interface: interface, member: member, arguments: arguments))
+        send(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), isSignal: true)
     }
 
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
@@ -66,7 +66,7 @@ extension Connection {
                                 .stringArray(invalidated)])
             return message
         }
-        send(message)
+        send(message, isSignal: true)
     }
 
     /// Emits PropertiesChanged for the properties `names` of `interface` at `path`, each read through

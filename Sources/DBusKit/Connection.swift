@@ -35,7 +35,10 @@ public final class Connection {
     /// While the event loop dispatches a group (`EventLoop.groupCommit`), replies and signals wait
     /// here until the group's changes are durable. The array is kept from group to group.
     var isHoldingGroup = false
-    var groupHeld: [Message] = []
+    var groupHeld: [(message: Message, isSignal: Bool)] = []
+    /// Whether more than `backlogLimit` bytes waited to be written when the event loop last looked
+    /// (once a round): signals sent meanwhile are held (see `send`). Never set outside a loop.
+    var backlogged = false
     /// Whether what a group held on this connection goes out before what it held on the others
     /// (the accessibility bus: a screen reader waits on it to tell a person about the change,
     /// while a caller waits only for its reply). In the order the connections were added otherwise.
@@ -43,6 +46,11 @@ public final class Connection {
     /// Whether the replies of an undone group are sent as its error (true) or as they were (false:
     /// for a peer that must never receive an error reply, which then reads the unchanged state).
     public var answersUndoneCallsWithErrors = true
+    /// Runs for each call answered as it was (or with its `Method.undoneReply`) although its group
+    /// was undone, on a connection that never answers with an error: the member and why (a log line).
+    public var onUndoneReply: ((_ member: String, _ error: MethodError) -> Void)?
+    /// The `undoneReply` of the method being dispatched (set by the dispatcher for `reply`).
+    var routedUndoneReply: [DBusValue]?
 
     /// Opens a private connection to the bus at `address` and registers with it (`Hello`), blocking
     /// until the bus answers. The corresponding C functions are `dbus_connection_open_private` and
@@ -179,12 +187,24 @@ public final class Connection {
         return true
     }
 
-    /// Sends `message` without waiting (or holds it while a group is being dispatched).
-    func send(_ message: Message) {
+    /// Sends `message` without waiting (or holds it while a group is being dispatched). A signal
+    /// sent while the connection is `backlogged` is held as `emitLatest` holds one, under its path,
+    /// interface, member and first string argument (for PropertiesChanged, also the names it
+    /// carries): a bus that stops reading must not make the process grow with every change.
+    func send(_ message: Message, isSignal: Bool = false) {
         if isHoldingGroup {
-            groupHeld.append(message)
+            groupHeld.append((message, isSignal))
             return
         }
+        if isSignal, backlogged || !held.isEmpty {
+            held.hold(message, key: Self.latestKey(of: message))
+            return
+        }
+        enqueue(message)
+    }
+
+    /// Hands `message` to libdbus's outgoing queue.
+    func enqueue(_ message: Message) {
         checkMemory(dbus_connection_send(raw, message.raw, nil), "dbus_connection_send")
     }
 
@@ -193,15 +213,22 @@ public final class Connection {
     func releaseGroup(undone: MethodError?) {
         isHoldingGroup = false
         guard !groupHeld.isEmpty else { return }
-        for message in groupHeld {
+        for (message, isSignal) in groupHeld {
             if let undone {
-                if message.isSignal { continue }
+                if isSignal { continue }
                 if message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN && answersUndoneCallsWithErrors {
                     send(message.errorInsteadOfReturn(undone))
                     continue
                 }
+                if let (member, reply) = message.undone {
+                    onUndoneReply?(member, undone)
+                    if let reply {
+                        send(message.returnInstead(reply))
+                        continue
+                    }
+                }
             }
-            send(message)
+            send(message, isSignal: isSignal)
         }
         groupHeld.removeAll(keepingCapacity: true)
     }

@@ -42,11 +42,45 @@ final class ConnectionBinding {
         timeouts = []
     }
 
-    /// Dispatches until libdbus has nothing more queued. NEED_MEMORY ends the round instead of spinning.
+    /// Whether the loop has stopped reading from this connection and dispatching it, because more
+    /// than `Connection.readingPauseLimit` bytes wait to be written; it goes on once the bus has
+    /// taken all but half of them.
+    private(set) var paused = false
+
+    /// At most this many messages of one connection are dispatched per round: the replies a group
+    /// commit holds wait in memory until the round ends, and the other connections (the other bus)
+    /// get their turn in between however much one of them has queued.
+    static let messagesPerRound = 256
+
+    /// Whether the last `dispatchAll` stopped at `messagesPerRound` with messages left.
+    private(set) var moreQueued = false
+
+    /// Re-evaluates `paused` (and the connection's `backlogged`) from the bytes waiting to be
+    /// written: once a round, which bounds the queue to the limits plus one round's output.
+    func updateBacklog() {
+        let queued = connection.queuedBytes
+        connection.backlogged = queued > Connection.backlogLimit
+        if paused {
+            if queued <= Connection.readingPauseLimit / 2 { paused = false }
+        } else if queued > Connection.readingPauseLimit {
+            paused = true
+        }
+    }
+
+    /// Dispatches what libdbus has queued, `messagesPerRound` at most, and nothing while paused.
+    /// NEED_MEMORY ends the round instead of spinning.
     func dispatchAll() {
+        moreQueued = false
+        guard !paused else { return }
         var status = dbus_connection_get_dispatch_status(connection.raw)
+        var dispatched = 0
         while status == DBUS_DISPATCH_DATA_REMAINS {
+            if dispatched == Self.messagesPerRound {
+                moreQueued = true
+                return
+            }
             status = dbus_connection_dispatch(connection.raw)
+            dispatched += 1
         }
     }
 }
@@ -67,6 +101,8 @@ final class WatchEntry {
         flags = dbus_watch_get_flags(raw)
         enabled = dbus_watch_get_enabled(raw) != 0
     }
+
+    var isReadWatch: Bool { flags & CDBUS_WATCH_READABLE != 0 }
 
     var pollEvents: Int16 {
         var events: Int16 = 0

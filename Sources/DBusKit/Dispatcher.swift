@@ -9,6 +9,7 @@ import Glibc
 /// signature, all before any handler runs, so handlers never see malformed input.
 extension Connection {
     func dispatchMethodCall(_ message: Message) {
+        routedUndoneReply = nil
         let result: Result<[DBusValue], MethodError>
         do {
             result = .success(try route(message))
@@ -31,6 +32,9 @@ extension Connection {
                     return template
                 }
                 reply.address(asReplyTo: message)
+                if isHoldingGroup && !answersUndoneCallsWithErrors {
+                    reply.undone = (message.member, routedUndoneReply)
+                }
                 send(reply)
             } catch {
                 writeDiagnostic("DBusKit: reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
@@ -79,6 +83,7 @@ extension Connection {
         }
         let call = MethodCall(sender: message.sender, path: path, interface: interface, member: member,
                               arguments: try message.arguments())
+        routedUndoneReply = method.undoneReply
         let outputs = try method.handler(call)
         guard matchesSignatures(outputs, method.outputSignature) else {
             let produced = DBusKit.signature(of: outputs)

@@ -1,4 +1,5 @@
 internal import CDBus
+internal import CMalloc
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -54,6 +55,8 @@ public final class EventLoop {
     /// Reused by `iterate` from round to round.
     private var pollWatches: [WatchEntry] = []
     private var pollFDs: [pollfd] = []
+    /// Whether a connection was paused since memory was last given back (see `iterate`).
+    private var backlogSeen = false
 
     /// Group commit. When set, every message already queued on the loop's connections is
     /// dispatched in order with the replies and signals it causes held back; then `end` runs once
@@ -204,8 +207,24 @@ public final class EventLoop {
         var watches = pollWatches
         pollWatches = []
         watches.removeAll(keepingCapacity: true)
+        // A paused connection (see `ConnectionBinding.paused`) is not read: only written.
+        var busy = false
+        var backlogged = false
         for binding in bindings {
-            for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp { watches.append(watch) }
+            binding.updateBacklog()
+            let paused = binding.paused
+            backlogged = backlogged || paused || binding.connection.backlogged
+            busy = busy || (binding.moreQueued && !paused)
+            for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
+                watches.append(watch)
+            }
+        }
+        if backlogged {
+            backlogSeen = true
+        } else if backlogSeen {
+            // A backlog left the heap with free pages in the middle that free() alone keeps.
+            backlogSeen = false
+            _ = malloc_trim(0)
         }
         let files = fileWatches.isEmpty ? [] : Array(fileWatches)
         var fds = pollFDs
@@ -219,7 +238,7 @@ public final class EventLoop {
             pollFDs = fds
         }
 
-        let ready = poll(&fds, nfds_t(fds.count), pollTimeout ?? pollTimeoutMilliseconds())
+        let ready = poll(&fds, nfds_t(fds.count), busy ? 0 : pollTimeout ?? pollTimeoutMilliseconds())
         wakeUps &+= 1
         if ready < 0 && errno != EINTR {
             writeDiagnostic("DBusKit: poll failed with errno \(errno)")

@@ -74,11 +74,17 @@ public struct Method {
     /// Kept rather than computed: the dispatcher compares them on every call.
     public private(set) var inputSignature: String
     public private(set) var outputSignature: String
+    /// The reply sent instead of the handler's when the group commit the call was dispatched in is
+    /// undone, on a connection that never answers with an error then (`answersUndoneCallsWithErrors`
+    /// false): AT-SPI's DoAction says `false`, not the `true` of a step that did not last.
+    public var undoneReply: [DBusValue]?
 
-    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping Handler) {
+    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], undoneReply: [DBusValue]? = nil,
+                handler: @escaping Handler) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
+        self.undoneReply = undoneReply
         self.handler = handler
         inputSignature = Self.signature(inputs)
         outputSignature = Self.signature(outputs)

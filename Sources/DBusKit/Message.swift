@@ -5,6 +5,9 @@ internal import CDBus
 /// Internal on purpose: the public API speaks in `DBusValue`s and names, never in messages.
 final class Message {
     let raw: OpaquePointer
+    /// For a method return held by a group commit on a connection that never answers with an error
+    /// when the group is undone: the member it answers, and the reply to send instead (nil: as it is).
+    var undone: (member: String, reply: [DBusValue]?)?
 
     /// Takes over a reference the caller already owns (from `dbus_message_new_*` or `steal_reply`).
     init(adopting raw: OpaquePointer) { self.raw = raw }
@@ -81,6 +84,19 @@ final class Message {
             checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
         }
         try? message.append([.string(error.message)])
+        return message
+    }
+
+    /// A method return answering the same call as this one (same reply serial and destination) with `body`.
+    func returnInstead(_ body: [DBusValue]) -> Message {
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory("dbus_message_new") }
+        let message = Message(adopting: reply)
+        dbus_message_set_no_reply(reply, 1)
+        checkMemory(dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)), "dbus_message_set_reply_serial")
+        if let destination = dbus_message_get_destination(raw) {
+            checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
+        }
+        try? message.append(body)
         return message
     }
 

@@ -59,6 +59,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     }
 
     private func joined(_ connection: Connection) {
+        connection.onUndoneReply = { [unowned bridge] member, error in bridge.undone(member, because: error.message) }
         let app = AccessibleApplication(connection: connection, source: bridge,
                                         info: ApplicationInfo(name: "snapsize", toolkitName: "snapsize",
                                                               version: Daemon.version))

@@ -3,39 +3,65 @@ import SizeSelectorContract
 
 /// Who a caller is, for people: the bus says which process owns a unique name
 /// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
-/// ("snapsizectl adjust"). Looked up once per client, while it waits for our reply (so it is still
-/// there), and remembered for the last `capacity` clients; unique names are never reused on a bus.
+/// ("snapsizectl adjust"). Asked once per client, asynchronously: nothing on the serving path waits
+/// for the bus (a blocking call would first flush everything queued for it, without a timeout, and
+/// a backlog or a stopped bus would freeze the whole daemon, SIGTERM included). Until the answer
+/// comes a client is known by its unique name alone; `learned` runs when it does. Remembered for the
+/// last `capacity` clients; unique names are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
     static let maximumCommand = 60
+    /// How long the bus may take to answer before the process stays unknown.
+    static let lookUpTimeoutMilliseconds: Int32 = 5000
 
     private let connection: Connection
     private var known: [String: ClientIdentity] = [:]
     private var order: [String] = []
+    /// Clients whose answer is awaited (at most `capacity`: more new clients at once stay known by name).
+    private var asking: Set<String> = []
+    /// Runs with a client's full identity once the bus has answered (from the event loop).
+    var learned: ((ClientIdentity) -> Void)?
 
     init(connection: Connection) {
         self.connection = connection
     }
 
+    /// What is known of `sender` now: its full identity once the bus has answered, else its name alone.
     func identity(of sender: String) -> ClientIdentity {
         if let identity = known[sender] { return identity }
-        let identity = lookUp(sender)
-        if order.count >= Self.capacity { known[order.removeFirst()] = nil }
-        order.append(sender)
-        known[sender] = identity
-        return identity
+        ask(sender)
+        return ClientIdentity(uniqueName: sender, pid: 0, command: "")
     }
 
-    private func lookUp(_ sender: String) -> ClientIdentity {
-        // A short blocking call to the bus daemon, which answers it itself; a bus that does not
-        // answer within a second leaves the process unknown rather than the caller waiting.
-        let pid = (try? connection.call(
-            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-            interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", arguments: [.string(sender)],
-            timeoutMilliseconds: 1000))?.first?.asUInt32 ?? 0
-        let command = pid == 0 ? "" : Self.command(pid: pid)
-        return ClientIdentity(uniqueName: sender, pid: pid, command: command)
+    private func ask(_ sender: String) {
+        guard !asking.contains(sender), asking.count < Self.capacity else { return }
+        asking.insert(sender)
+        do {
+            try connection.callAsync(
+                destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", arguments: [.string(sender)],
+                timeoutMilliseconds: Self.lookUpTimeoutMilliseconds) { [weak self] reply in
+                guard let self else { return }
+                self.asking.remove(sender)
+                // A client that left first, or a bus that did not answer: the process stays unknown.
+                let pid = (try? reply.get())?.first?.asUInt32 ?? 0
+                let identity = ClientIdentity(uniqueName: sender, pid: pid, command: pid == 0 ? "" : Self.command(pid: pid))
+                self.remember(identity)
+                self.learned?(identity)
+            }
+        } catch {
+            asking.remove(sender)
+            remember(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+        }
+    }
+
+    private func remember(_ identity: ClientIdentity) {
+        if known[identity.uniqueName] == nil {
+            if order.count >= Self.capacity { known[order.removeFirst()] = nil }
+            order.append(identity.uniqueName)
+        }
+        known[identity.uniqueName] = identity
     }
 
     /// The program's name and, when it has one, its first word that is not an option:

@@ -248,8 +248,9 @@ public enum Daemon {
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
             _ = try? model.perform { $0.endPreview() }
-            // Bounded: a session bus that stopped reading must not keep us from exiting.
-            session.flush(timeout: 2)
+            // Bounded: a session bus that stopped reading must not keep us from exiting (with the
+            // accessibility bus's 0.5 s, SIGTERM ends the process within about a second).
+            session.flush(timeout: 0.5)
         }
         adapters.accessibility?.stop()
         return status

@@ -38,6 +38,7 @@ public final class SizeSelectorObject {
         self.connection = connection
         self.focus = focus
         self.clients = ClientDirectory(connection: connection)
+        clients.learned = { [unowned self] identity in self.learned(identity) }
     }
 
     /// Exports the object. Call before the event loop runs: calls that arrive earlier wait in libdbus's
@@ -110,7 +111,7 @@ public final class SizeSelectorObject {
         do {
             try model.perform(transition)
         } catch {
-            throw error.dbusError
+            throw named(error).dbusError
         }
     }
 
@@ -120,7 +121,7 @@ public final class SizeSelectorObject {
         do {
             try model.preview(x: x, by: owner)
         } catch {
-            throw error.dbusError
+            throw named(error).dbusError
         }
     }
 
@@ -131,12 +132,34 @@ public final class SizeSelectorObject {
         do {
             result = try model.step(by: steps)
         } catch {
-            throw error.dbusError
+            throw named(error).dbusError
         }
         return SelectorReply(index: model.committedIndex, size: model.committedSize, atLimit: result.atLimit).stepBody
     }
 
+    /// A refusal because someone else holds a preview names that holder as it is known now (its
+    /// process may have become known since the preview opened).
+    private func named(_ error: ModelError) -> ModelError {
+        guard case .refused(.previewActive(let owner)) = error else { return error }
+        let client = clients.identity(of: owner.id)
+        let name = Texts.clientName(busName: client.uniqueName, pid: client.pid, command: client.command)
+        return .refused(.previewActive(owner: PreviewOwner(owner.id, name: name)))
+    }
+
     // MARK: Announcing changes
+
+    /// The bus said which process a client is: when `ChangedBy` names that client (by its unique
+    /// name alone until now), it is announced again with the process.
+    private func learned(_ identity: ClientIdentity) {
+        guard changedByBox.changedBy.uniqueName == identity.uniqueName, changedByBox.changedBy != identity else { return }
+        changedByBox.changedBy = identity
+        do {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
+                                                 names: [SelectorProperty.changedBy.name])
+        } catch {
+            log("could not announce who made a change on the session bus: \(error)")
+        }
+    }
 
     /// What one fact sets off on the session bus: the properties it changes (in PropertiesChanged),
     /// whether it is a change of the committed selection (Committed follows), and whether it is a

@@ -25,8 +25,10 @@ final class SliderBridge: SliderSource {
     var committedSize: Int { model.committedSize }
     var trackWidth: Double { model.snapper.track.width }
 
-    /// Refused writes are logged, but at most one line per 10 s: a client may repeat them endlessly.
+    /// Refused writes and actions are logged, but at most one line of each per 10 s: a client may
+    /// repeat them endlessly.
     let refusals = LimitedLog(interval: 10)
+    let actionRefusals = LimitedLog(interval: 10)
 
     func setIndexValue(_ value: Double) -> Bool {
         do {
@@ -43,7 +45,19 @@ final class SliderBridge: SliderSource {
             let result = try model.step(by: steps)
             return !result.atLimit
         } catch {
+            actionRefusals.log("refused an accessibility action (\(steps > 0 ? "increment" : "decrement")): \(error.dbusError.message)")
             return false
+        }
+    }
+
+    /// A call on the accessibility bus answered in a group whose changes were undone because they
+    /// could not be saved: an action (its reply said false) or a value write (Properties.Set, whose
+    /// value stayed). Reads in the same group changed nothing and are not logged.
+    func undone(_ member: String, because reason: String) {
+        switch member {
+        case "DoAction": actionRefusals.log("refused an accessibility action: \(reason)")
+        case "Set": refusals.log("refused an accessibility value write: \(reason)")
+        default: break
         }
     }
 }

@@ -8,13 +8,17 @@ public func residentKiB(_ pid: pid_t) throws -> Int {
     return value
 }
 
-/// Rss and Pss of a process, in KiB (from /proc/PID/smaps_rollup: Pss counts shared pages once
-/// per process that maps them, so a flood's own memory shows without the shared libraries' noise).
-public func memoryKiB(_ pid: pid_t) throws -> (rss: Int, pss: Int) {
+/// Rss, Pss and the anonymous part of Pss of a process, in KiB (from /proc/PID/smaps_rollup). Pss
+/// counts a shared page once per process that maps it, so it moves when other processes map the same
+/// libraries (tests running in parallel); Pss_Anon is the process's own heap and stacks, what a
+/// queue that grows makes grow.
+public func memoryKiB(_ pid: pid_t) throws -> (rss: Int, pss: Int, anonymous: Int) {
     let rollup = try String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)
     func field(_ name: String) -> Int? {
         rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { Int($0.filter(\.isNumber)) }
     }
-    guard let rss = field("Rss"), let pss = field("Pss") else { throw TestFailure("no Rss/Pss for \(pid)") }
-    return (rss, pss)
+    guard let rss = field("Rss"), let pss = field("Pss"), let anonymous = field("Pss_Anon") else {
+        throw TestFailure("no Rss/Pss for \(pid)")
+    }
+    return (rss, pss, anonymous)
 }

@@ -139,9 +139,9 @@ struct LifecycleTests {
         watcher.listen()
         let owner = try fixture.client()
         _ = try owner.call("Preview", [.double(12)])
-        #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
+        #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "the preview, then ChangedBy with the owner's process")
         #expect(fixture.stop() == 0)
-        #expect(watcher.pump { watcher.propertiesChanged.count == 2 })
+        #expect(watcher.pump { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
     }
 

@@ -64,9 +64,9 @@ struct PreviewTests {
         watcher.listen()
         let owner = try fixture.client()
         _ = try owner.call("Preview", [.double(12)])
-        #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
+        #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "the preview, then ChangedBy with the owner's process")
         owner.close()
-        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 2 })
+        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last == [
             "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"), "Previewing": .boolean(false),
             "ChangedBy": .structure([.string(""), .uint32(0), .string("")]), // no client made this change
@@ -83,7 +83,7 @@ struct PreviewTests {
         watcher.listen()
         let owner = try fixture.client()
         _ = try owner.call("Preview", [.double(12)])
-        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 2 })
+        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
         #expect(try owner.property("Previewing") == .boolean(false))
         #expect(try owner.property("SelectedSize") == .int32(60))

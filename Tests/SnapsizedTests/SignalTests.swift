@@ -14,14 +14,16 @@ struct SignalTests {
         watcher.listen()
         let actor = try fixture.client()
         _ = try actor.call("Increment")
-        #expect(watcher.pump { watcher.committed.count == 1 })
+        #expect(watcher.pump { watcher.committed.count == 1 && watcher.propertiesChanged.count == 2 })
         let changed = watcher.propertiesChanged
-        #expect(changed.count == 1)
+        #expect(changed.count == 2)
+        // A new client is named by its unique name with the change, and with its process once the bus said.
         #expect(changed.first == [
             "SelectedIndex": .uint32(3), "SelectedSize": .int32(80),
             "ShownIndex": .uint32(3), "ShownSize": .int32(80), "ValueText": .string("80 points"),
-            "ChangedBy": changedBy(actor),
+            "ChangedBy": namedOnly(actor),
         ])
+        #expect(changed.last == ["ChangedBy": changedBy(actor)])
         #expect(watcher.committed.first.map { [$0.0 == 3, $0.1 == 80] } == [true, true])
         // PropertiesChanged names the interface it is about.
         let interface = watcher.signals.first { $0.member == "PropertiesChanged" }?.arguments.first
@@ -44,7 +46,8 @@ struct SignalTests {
         watcher.settle(0.3)
         #expect(watcher.committed.isEmpty)
         // Only the preview opening is announced (Previewing, and who opened it); the shown index stayed 4.
-        #expect(watcher.propertiesChanged == [["Previewing": .boolean(true), "ChangedBy": changedBy(actor)]])
+        #expect(watcher.propertiesChanged == [["Previewing": .boolean(true), "ChangedBy": namedOnly(actor)],
+                                              ["ChangedBy": changedBy(actor)]])
     }
 
     @Test("a preview announces Shown*, ValueText and Previewing, but no commit")
@@ -54,11 +57,12 @@ struct SignalTests {
         watcher.listen()
         let actor = try fixture.client()
         #expect(try actor.call("Preview", [.double(90)]) == [.uint32(1), .int32(40)])
-        #expect(watcher.pump { watcher.propertiesChanged.count == 1 })
+        #expect(watcher.pump { watcher.propertiesChanged.count == 2 })
         #expect(watcher.propertiesChanged.first == [
             "ShownIndex": .uint32(1), "ShownSize": .int32(40), "ValueText": .string("40 points"), "Previewing": .boolean(true),
-            "ChangedBy": changedBy(actor),
+            "ChangedBy": namedOnly(actor),
         ])
+        #expect(watcher.propertiesChanged.last == ["ChangedBy": changedBy(actor)])
         #expect(try actor.property("SelectedSize") == .int32(60))
         #expect(try actor.property("ShownSize") == .int32(40))
         #expect(try actor.call("Commit", [.double(90)]) == [.uint32(1), .int32(40)])
@@ -79,16 +83,26 @@ struct SignalTests {
         _ = try first.call("Decrement")
         _ = try second.call("Increment")
         #expect(watcher.pump { watcher.committed.count == 3 })
-        #expect(watcher.propertiesChanged.map { $0["ChangedBy"] } == [changedBy(first), nil, changedBy(second)])
-        // A client that is not this process: gdbus, named by its command line.
-        let gdbus = try fixture.tool("gdbus", ["call", "--session", "--dest", busName, "--object-path", objectPath.rawValue,
-                                               "--method", "\(interfaceName).SetSize", "20"])
-        #expect(gdbus.status == 0, "\(gdbus.stderr)")
-        #expect(watcher.pump { watcher.committed.count == 4 })
+        #expect(watcher.pump { watcher.propertiesChanged.count == 5 })
+        #expect(watcher.propertiesChanged.map { $0["ChangedBy"] }
+                == [namedOnly(first), changedBy(first), nil, namedOnly(second), changedBy(second)])
+        // A client that is not this process, still running when the bus answers: named by its command
+        // line. (One that has exited by then, as gdbus call does at once, is named by its pid alone.)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/pipeline.py").path
+        let other = try ChildProcess("/usr/bin/python3", [script, fixture.bus.address, busName, objectPath.rawValue,
+                                                           interfaceName, "Decrement", "1"], environment: fixture.environment)
+        defer { other.terminate() }
+        #expect(watcher.pump { watcher.committed.count == 4 && watcher.propertiesChanged.count == 7 })
         let last = watcher.propertiesChanged.last?["ChangedBy"]?.asStructure
-        #expect(last?[2] == .string("gdbus call"), "\(String(describing: last))")
-        #expect(last.map { $0[1] != .uint32(0) && $0[1] != .uint32(UInt32(getpid())) } == true)
+        #expect(last?[2] == .string("python3 pipeline.py"), "\(String(describing: last))")
+        #expect(last?[1] == .uint32(UInt32(other.pid)))
     }
+}
+
+/// What the daemon says about `client` before the bus has told it the process: the unique name alone.
+func namedOnly(_ client: SelectorClient) -> DBusValue {
+    .structure([.string(client.connection.uniqueName), .uint32(0), .string("")])
 }
 
 /// What the daemon should say about `client`, a connection of this test process: its unique name,

@@ -121,10 +121,11 @@ extension DaemonTests {
             let lines = watch.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(watch.stdout)")
             let by = try lines.map { line in try parseJSONObject(line)["by"] as? [String: Any] }
-            #expect(by.prefix(2).allSatisfy { $0?["command"] as? String == "snapsizectl adjust" && $0?["pid"] as? Int == Int(terminal.pid) },
-                    "preview and commit by adjust: \(watch.stdout)")
-            #expect(by.last??["command"] as? String == "snapsizectl set", "\(watch.stdout)")
-            #expect(by.last??["pid"] as? Int != Int(terminal.pid))
+            // A client's first change names it by its bus name; its process follows once the bus said.
+            #expect(by[0]?["name"] as? String == changedBy["name"] as? String, "preview by adjust: \(watch.stdout)")
+            #expect(by[1]?["command"] as? String == "snapsizectl adjust" && by[1]?["pid"] as? Int == Int(terminal.pid),
+                    "commit by adjust: \(watch.stdout)")
+            #expect(by.last??["name"] as? String != changedBy["name"] as? String, "set by another client: \(watch.stdout)")
             terminal.send("q")
             _ = terminal.waitForExit()
         }

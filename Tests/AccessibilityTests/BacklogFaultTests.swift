@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+import SnapService
+
+/// Clients that do not read and buses that stop reading, on both buses: the daemon's memory stays
+/// bounded, the other bus and the other clients are still served, and SIGTERM still ends it.
+@Suite("Reliability: backlogs on both buses", .serialized)
+struct BacklogFaultTests {
+    /// A session bus, an accessibility stack and snapsized (with its state in the bus's home).
+    final class Desktop {
+        let bus: PrivateSessionBus
+        let stack: AccessibilityStack
+        let daemon: ChildProcess
+        let session: Connection
+        let a11y: Connection
+        /// snapsized's unique name on the accessibility bus.
+        let app: String
+        var stateFile: String { bus.directory + "/home/.local/state/snapsize/state" }
+        private var pipelines: [ChildProcess] = []
+
+        init() throws {
+            bus = try PrivateSessionBus(serviceDirectories: [try makeTemporaryDirectory()])
+            stack = try AccessibilityStack(sessionEnvironment: bus.environment)
+            let daemon = try startSnapsized([], environment: stack.environment, busAddress: bus.address)
+            self.daemon = daemon
+            session = try Connection(address: bus.address)
+            let a11y = try Connection(address: stack.address)
+            self.a11y = a11y
+            var found: String?
+            _ = waitUntil(timeout: 20, interval: 0.05) {
+                found = try? connections(of: daemon.pid, on: a11y).first
+                return found != nil
+            }
+            guard let found else { throw TestFailure("snapsized never joined the accessibility bus") }
+            app = found
+        }
+
+        deinit {
+            for pipeline in pipelines { pipeline.terminate() }
+            kill(bus.daemon.pid, SIGCONT)
+            daemon.terminate()
+            stack.stop()
+            bus.stop()
+        }
+
+        /// Starts pipeline.py: `count` calls of `members` (in turn) to `destination` on the bus at
+        /// `address`, never reading a reply; returns once all are written (or the bus stopped taking them).
+        @discardableResult
+        func pipeline(address: String, destination: String, path: String, interface: String, members: String,
+                      count: Int, waitForAll: Bool = true) throws -> ChildProcess {
+            let child = try ChildProcess("/usr/bin/python3", [pipelineScript, address, destination, path, interface, members,
+                                                             "\(count)"], environment: bus.environment)
+            pipelines.append(child)
+            if waitForAll, !waitUntil(timeout: 60, interval: 0.02, { child.stdout.contains("sent") || !child.isRunning }) {
+                throw TestFailure("pipeline.py did not write its \(count) calls: \(child.stderr)")
+            }
+            return child
+        }
+
+        func stopPipelines() {
+            for pipeline in pipelines { pipeline.terminate() }
+            pipelines = []
+        }
+
+        /// An AT-SPI call to the slider, answered within `timeout` ms (throws otherwise).
+        @discardableResult
+        func slider(_ interface: String, _ member: String, _ arguments: [DBusValue] = [], timeout: Int32 = 2000) throws -> [DBusValue] {
+            try a11y.call(destination: app, path: sliderPath, interface: interface, member: member, arguments: arguments,
+                          timeoutMilliseconds: timeout)
+        }
+
+        func selector(_ member: String, timeout: Int32 = 2000) throws -> [DBusValue] {
+            try session.call(destination: selectorName, path: selectorPath, interface: selectorName, member: member,
+                             timeoutMilliseconds: timeout)
+        }
+
+        var memory: (rss: Int, pss: Int, anonymous: Int) { (try? memoryKiB(daemon.pid)) ?? (0, 0, 0) }
+
+        func stopSessionBus() {
+            kill(bus.daemon.pid, SIGSTOP)
+            _ = waitUntil(timeout: 5) { isStopped(bus.daemon.pid) }
+        }
+    }
+
+    @Test("the session bus stopped during a burst of AT-SPI actions: every action answered, memory flat, the latest state announced once it wakes")
+    func stoppedSessionDuringActions() throws {
+        let desktop = try Desktop()
+        let listener = try Connection(address: desktop.bus.address)
+        let loop = EventLoop()
+        loop.add(listener)
+        var selected: [DBusValue] = []
+        listener.addMatch("type='signal',sender='\(selectorName)',member='PropertiesChanged'")
+        _ = listener.onSignal(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: selectorPath) { signal in
+            if let index = signal.arguments.dropFirst().first?.asStringDict?["SelectedIndex"] { selected.append(index) }
+        }
+        _ = try listener.nameHasOwner(selectorName)  // the match is in place after this round trip
+        for number in 0..<100 { try desktop.slider("org.a11y.atspi.Action", "DoAction", [.int32(Int32(number % 2))]) }
+        let idle = desktop.memory
+        desktop.stopSessionBus()
+        let actions = stressing ? 20_000 : 3_000
+        for number in 0..<actions {
+            // "increment" twice, "decrement" once: the value moves, and rests at an end now and then.
+            _ = try desktop.slider("org.a11y.atspi.Action", "DoAction", [.int32(number % 3 == 2 ? 1 : 0)], timeout: 5000)
+        }
+        let stuck = desktop.memory
+        let final = try desktop.slider("org.freedesktop.DBus.Properties", "Get",
+                                       [.string("org.a11y.atspi.Value"), .string("CurrentValue")]).first?.asVariant?.asDouble
+        selected.removeAll()
+        kill(desktop.bus.daemon.pid, SIGCONT)
+        #expect(pump(loop, timeout: 20) { selected.last?.asUInt32.map(Double.init) == final },
+                "the session listener's last SelectedIndex \(String(describing: selected.last)), the slider's \(String(describing: final))")
+        if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
+            // Unbounded, the session queue grew by about 1 KiB per change.
+            #expect(stuck.anonymous - idle.anonymous <= 1024,
+                    "Pss_Anon \(idle.anonymous) KiB idle, \(stuck.anonymous) KiB after \(actions) actions with the session bus stopped")
+        }
+        print("stopped session bus: \(actions) AT-SPI actions, Rss \(idle.rss) -> \(stuck.rss) KiB, Pss \(idle.pss) -> \(stuck.pss) KiB, "
+              + "Pss_Anon \(idle.anonymous) -> \(stuck.anonymous) KiB; "
+              + "\(selected.count) SelectedIndex announcements once it woke")
+    }
+
+    @Test("a session backlog, then a new client, with the session bus stopped: the accessible side answers, SIGTERM ends it within 3 s")
+    func newClientBehindBacklog() throws {
+        let desktop = try Desktop()
+        let pid = desktop.daemon.pid
+        // Everything below reaches snapsized's socket while it is stopped (a socket holds a few hundred
+        // messages); it reads it all at once. A hundred changes make three hundred messages to send,
+        // more than its socket to the stopped bus takes: a backlog, then the new client's call.
+        #expect(stopWhileIdle(pid))
+        try desktop.pipeline(address: desktop.bus.address, destination: selectorName, path: selectorPath.rawValue,
+                             interface: selectorName, members: "Increment,Decrement", count: 100)
+        for member in ["Decrement", "Increment", "Decrement"] {  // three new clients, each a change
+            try desktop.pipeline(address: desktop.bus.address, destination: selectorName, path: selectorPath.rawValue,
+                                 interface: selectorName, members: member, count: 1)
+        }
+        _ = waitUntil(timeout: 5) { sleepsInSystemCall(desktop.bus.daemon.pid) }
+        Thread.sleep(forTimeInterval: 0.3)  // the bus has written what it routed
+        desktop.stopSessionBus()
+        kill(pid, SIGCONT)
+        // The accessible side keeps answering while the session side cannot write.
+        var answered = 0
+        var outcomes: [String] = []
+        for _ in 0..<5 {
+            do {
+                try desktop.slider("org.a11y.atspi.Accessible", "GetAttributes")
+                answered += 1
+                outcomes.append("answered")
+            } catch {
+                outcomes.append("\(error)")
+            }
+        }
+        #expect(answered == 5, "\(answered) of 5 AT-SPI calls answered within 2 s: \(outcomes)")
+        let signalled = Date()
+        kill(pid, SIGTERM)
+        let ended = waitUntil(timeout: 3) { hasEnded(pid) }
+        #expect(ended, "still running 3 s after SIGTERM with the session bus stopped")
+        print("session backlog and a new client: \(answered) of 5 AT-SPI calls answered; "
+              + (ended ? "exited \(Int(Date().timeIntervalSince(signalled) * 1000)) ms after SIGTERM" : "SIGTERM not honoured"))
+        kill(desktop.bus.daemon.pid, SIGCONT)
+    }
+
+    @Test("a client pipelining Introspect on the session bus without reading: memory bounded, another client answered, memory back after")
+    func sessionPipeline() throws {
+        let desktop = try Desktop()
+        _ = try desktop.selector("Increment")
+        let idle = desktop.memory
+        let calls = stressing ? 200_000 : 30_000
+        try desktop.pipeline(address: desktop.bus.address, destination: selectorName, path: selectorPath.rawValue,
+                             interface: "org.freedesktop.DBus.Introspectable", members: "Introspect", count: calls, waitForAll: false)
+        var peak = idle
+        var answered = 0
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 0.3)
+            if (try? desktop.selector("Decrement")) != nil { answered += 1 }
+            if (try? desktop.slider("org.a11y.atspi.Accessible", "GetAttributes")) != nil { answered += 1 }
+            let now = desktop.memory
+            peak = (max(peak.rss, now.rss), max(peak.pss, now.pss), max(peak.anonymous, now.anonymous))
+        }
+        desktop.stopPipelines()
+        Thread.sleep(forTimeInterval: 1)
+        _ = try desktop.selector("Increment", timeout: 10_000)
+        let after = desktop.memory
+        #expect(answered == 10, "\(answered) of 10 calls answered within 2 s during the flood")
+        if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
+            #expect(peak.anonymous - idle.anonymous <= 8 * 1024, "Pss_Anon \(idle.anonymous) KiB idle, \(peak.anonymous) KiB at the peak")
+            #expect(after.anonymous - idle.anonymous <= 2 * 1024, "Pss_Anon \(idle.anonymous) KiB idle, \(after.anonymous) KiB after")
+        }
+        print("session pipeline of \(calls) Introspect: Pss \(idle.pss) -> peak \(peak.pss) -> \(after.pss) KiB, "
+              + "Rss \(idle.rss) -> \(peak.rss) -> \(after.rss) KiB, Pss_Anon \(idle.anonymous) -> \(peak.anonymous) -> \(after.anonymous) KiB; \(answered) of 10 other calls answered within 2 s")
+    }
+
+    @Test("four clients pipelining GetAttributes on the accessibility bus without reading: bounded, others answered, memory back after")
+    func accessibilityPipeline() throws {
+        let desktop = try Desktop()
+        _ = try desktop.slider("org.a11y.atspi.Accessible", "GetAttributes")
+        let idle = desktop.memory
+        // The bus queues what the four send ahead of the other client's call, and snapsized answers
+        // in order: the long form's bound is what the bus's queue allows, not 2 s.
+        let calls = stressing ? 50_000 : 2_000
+        let otherTimeout: Int32 = stressing ? 20_000 : 2000
+        for _ in 0..<4 {
+            try desktop.pipeline(address: desktop.stack.address, destination: desktop.app, path: sliderPath.rawValue,
+                                 interface: "org.a11y.atspi.Accessible", members: "GetAttributes", count: calls, waitForAll: false)
+        }
+        var peak = idle
+        var answered = (a11y: 0, session: 0)
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 0.3)
+            if (try? desktop.slider("org.a11y.atspi.Accessible", "GetAttributes", timeout: otherTimeout)) != nil { answered.a11y += 1 }
+            if (try? desktop.selector("Increment")) != nil { answered.session += 1 }
+            let now = desktop.memory
+            peak = (max(peak.rss, now.rss), max(peak.pss, now.pss), max(peak.anonymous, now.anonymous))
+        }
+        desktop.stopPipelines()
+        Thread.sleep(forTimeInterval: 1)
+        _ = try desktop.slider("org.a11y.atspi.Accessible", "GetAttributes", timeout: 10_000)
+        let after = desktop.memory
+        #expect(answered.session == 5, "\(answered.session) of 5 session calls answered within 2 s during the flood")
+        #expect(answered.a11y == 5, "\(answered.a11y) of 5 other AT-SPI calls answered within \(otherTimeout) ms during the flood")
+        if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
+            #expect(peak.anonymous - idle.anonymous <= 8 * 1024, "Pss_Anon \(idle.anonymous) KiB idle, \(peak.anonymous) KiB at the peak")
+            #expect(after.anonymous - idle.anonymous <= 2 * 1024, "Pss_Anon \(idle.anonymous) KiB idle, \(after.anonymous) KiB after")
+        }
+        print("accessibility pipelines 4 x \(calls) GetAttributes: Pss \(idle.pss) -> peak \(peak.pss) -> \(after.pss) KiB, "
+              + "Rss \(idle.rss) -> \(peak.rss) -> \(after.rss) KiB, Pss_Anon \(idle.anonymous) -> \(peak.anonymous) -> \(after.anonymous) KiB; other calls answered within 2 s: "
+              + "\(answered.a11y) of 5 AT-SPI, \(answered.session) of 5 session")
+    }
+}
+
+private let pipelineScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Scripts/pipeline.py").path
+
+private let sliderPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
+
+/// The unique names `pid` holds on the bus of `probe`.
+private func connections(of pid: pid_t, on probe: Connection) throws -> [String] {
+    let bus = ObjectPath(rawValue: "/org/freedesktop/DBus")!
+    let names = try probe.call(destination: "org.freedesktop.DBus", path: bus, interface: "org.freedesktop.DBus",
+                               member: "ListNames").first?.asStringArray ?? []
+    return names.filter { $0.hasPrefix(":") }.filter { name in
+        let owner = try? probe.call(destination: "org.freedesktop.DBus", path: bus, interface: "org.freedesktop.DBus",
+                                    member: "GetConnectionUnixProcessID", arguments: [.string(name)]).first?.asUInt32
+        return owner == UInt32(pid)
+    }
+}
