@@ -18,6 +18,9 @@ public protocol SelectorValues {
     var layout: String { get }
     /// The client whose call made the latest change (while a preview is open: its holder).
     var changedBy: ClientIdentity { get }
+    /// What is wrong with the config file, one sentence each in the daemon's language; empty when
+    /// it was used, or there is none.
+    var configProblems: [String] { get }
 }
 
 /// The properties of org.snapsize.SizeSelector1: for each its name, D-Bus signature, whether it
@@ -37,6 +40,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     case trackInset = "TrackInset"
     case layout = "Layout"
     case changedBy = "ChangedBy"
+    case configProblems = "ConfigProblems"
 
     public var name: String { rawValue }
 
@@ -47,18 +51,19 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .selectedSize, .shownSize: "i"
         case .previewing: "b"
         case .valueText, .label, .layout: "s"
-        case .valueTexts: "as"
+        case .valueTexts, .configProblems: "as"
         case .trackWidth, .trackInset: "d"
         case .changedBy: "(sus)"
         }
     }
 
-    /// Every property is announced when it changes: the list, the track, the layout and the words
-    /// (label, value texts) change on a reload (SIGHUP), the rest with the selection.
+    /// Every property is announced when it changes: the list, the track, the layout, the words
+    /// (label, value texts) and the config file's problems change on a reload (SIGHUP), the rest
+    /// with the selection.
     public var emitsChange: Property.EmitsChange {
         switch self {
         case .sizes, .trackWidth, .trackInset, .layout, .selectedIndex, .selectedSize, .shownIndex, .shownSize,
-             .previewing, .valueText, .valueTexts, .label, .changedBy: .true
+             .previewing, .valueText, .valueTexts, .label, .changedBy, .configProblems: .true
         }
     }
 
@@ -80,6 +85,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .trackInset: .double(values.trackInset)
         case .layout: .string(values.layout)
         case .changedBy: values.changedBy.value
+        case .configProblems: .stringArray(values.configProblems)
         }
     }
 
@@ -104,6 +110,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .trackInset: guard let v = value.asDouble else { return false }; state.trackInset = v
         case .layout: guard let v = value.asString else { return false }; state.layout = v
         case .changedBy: guard let v = ClientIdentity(value) else { return false }; state.changedBy = v
+        case .configProblems: guard let v = value.asStringArray else { return false }; state.configProblems = v
         }
         return true
     }

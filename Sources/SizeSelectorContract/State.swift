@@ -15,11 +15,13 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var trackInset: Double
     public var layout: String
     public var changedBy: ClientIdentity
+    public var configProblems: [String]
 
     public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
                 previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
-                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown) {
+                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown, configProblems: [String] = []) {
         self.changedBy = changedBy
+        self.configProblems = configProblems
         self.sizes = sizes
         self.selectedIndex = selectedIndex
         self.selectedSize = selectedSize

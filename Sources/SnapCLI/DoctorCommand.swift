@@ -36,6 +36,8 @@ struct DoctorCommand: Command {
         var status = Status.skip
         var detail = ""
         var fix = ""
+        /// What the person should know although the step passed: the config file's problems.
+        var notes: [String] = []
     }
 
     /// A failed step: what went wrong and what to do.
@@ -65,6 +67,9 @@ struct DoctorCommand: Command {
             do {
                 checks[index].detail = try action()
                 checks[index].status = .ok
+                // A daemon that runs without the settings its config file asked for still passes,
+                // but the person is told why (its ConfigProblems).
+                if checks[index].step == "snapsized" { checks[index].notes = probe.state?.configProblems ?? [] }
             } catch {
                 checks[index].status = .fail
                 checks[index].detail = error.detail
@@ -81,6 +86,7 @@ struct DoctorCommand: Command {
                     var members: [(String, JSON)] = [("step", .string(check.step)), ("status", .string(check.status.rawValue)),
                                                       ("detail", .string(check.detail))]
                     if !check.fix.isEmpty { members.append(("fix", .string(check.fix))) }
+                    if !check.notes.isEmpty { members.append(("configProblems", .array(check.notes.map { .string($0) }))) }
                     return .object(members)
                 })),
             ]).text)
@@ -90,6 +96,7 @@ struct DoctorCommand: Command {
                 // TRANSLATORS: a doctor check and what it found, e.g. "session bus reachable: unix:path=/run/user/1000/bus".
                 console.line("\(mark) " + (check.detail.isEmpty ? check.title : tr("%s: %s", check.title, check.detail)))
                 if !check.fix.isEmpty { console.line("       " + tr("to fix: %s", check.fix)) }
+                for note in check.notes { console.line("       " + tr("config file: %s", note)) }
             }
         }
         if let failed {

@@ -13,7 +13,9 @@ struct StatusCommand: StateReportCommand {
           committed:   60 (index 2)
           ...
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
-        shownSize, previewing, valueText, label, trackWidth, trackInset, layout).
+        shownSize, previewing, valueText, label, trackWidth, trackInset, layout, changedBy, configProblems).
+        A 'config' line (one per problem, in the daemon's language) says why the config file was not
+        used; there is none when it was.
         """) + "\n" + tr("""
         While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
         In --json, changedBy is the client whose call made the latest change, or null when no client made it:
@@ -39,6 +41,7 @@ struct StatusCommand: StateReportCommand {
             ("label", .string(state.label)), ("trackWidth", .double(state.trackWidth)),
             ("trackInset", .double(state.trackInset)), ("layout", .string(state.layout)),
             ("changedBy", client(state.changedBy)),
+            ("configProblems", .array(state.configProblems.map { .string($0) })),
         ])
     }
 
@@ -62,7 +65,7 @@ struct StatusCommand: StateReportCommand {
             ("value text", state.valueText),
             ("layout", state.layout),
             ("track", "width \(formatSeconds(state.trackWidth)), inset \(formatSeconds(state.trackInset))"),
-        ]
+        ] + state.configProblems.map { ("config", $0) }
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { key, value in
             key + ":" + String(repeating: " ", count: width - key.count - 1) + value + "\n"

@@ -52,6 +52,8 @@ public enum Daemon {
         var reread: () throws(InvalidValue) -> DaemonSettings
         /// The session bus connection, authenticating meanwhile; no name asked for yet.
         var bus: Result<BusRegistration, MethodError>
+        /// Why the default config file was not used (the `ConfigProblems` property); empty when it was.
+        var configProblems: [String] = []
     }
 
     /// Reads the settings while the session bus connection is made: connecting and authenticating
@@ -68,7 +70,8 @@ public enum Daemon {
         // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
         _ = try DaemonArguments.settings(flags: flags, config: DaemonValues(), defaultStateFile: statePath)
         meanwhile()
-        let config = try readConfig(path: configPath, explicit: explicit)
+        var problems: [String] = []
+        let config = try readConfig(path: configPath, explicit: explicit, unused: { problems.append($0) })
         meanwhile()
         let settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
         let chosen = config.overridden(by: flags).noState == true
@@ -78,20 +81,23 @@ public enum Daemon {
         return Start(settings: settings, reread: { () throws(InvalidValue) -> DaemonSettings in
             let config = try readConfig(path: configPath, explicit: explicit, reloading: true)
             return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
-        }, bus: bus)
+        }, bus: bus, configProblems: problems)
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
     /// used is reported and ignored (left untouched: it is the user's), so that a daemon started by
     /// activation, where nobody reads stderr, still comes up; a file named with --config must be right.
     /// When `reloading`, a file that cannot be used is an error too (the running settings stay).
-    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false) throws(InvalidValue) -> DaemonValues {
+    /// A file with one bad line is not used at all, as one named with --config is refused whole:
+    /// `unused` gets the sentence for the person (the `ConfigProblems` property), naming the line.
+    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false,
+                           unused: (String) -> Void = { _ in }) throws(InvalidValue) -> DaemonValues {
         guard let path else { return DaemonValues() }
         let problem: String
         switch SmallFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
         case .missing:
             if !explicit { return DaemonValues() }
-            problem = "it does not exist"
+            problem = tr("it does not exist")
         case .unusable(let reason):
             problem = reason
         case .text(let text):
@@ -106,6 +112,9 @@ public enum Daemon {
         }
         if explicit || reloading { throw InvalidValue("\(explicit ? "--config " : "")\(path): \(problem)") }
         log("ignoring the config file \(path): \(problem); using the built-in defaults and the flags")
+        // The parser's messages start with the file and line already ("…/config:2: unknown key 'sizez'").
+        let located = problem.hasPrefix(path + ":") ? problem : path + ": " + problem
+        unused(tr("%s; the file was not used: the built-in settings and the options apply", located))
         return DaemonValues()
     }
 
@@ -139,8 +148,11 @@ public enum Daemon {
         let loop = EventLoop()
         loop.add(session)
         let model = makeModel(start.settings)
-        let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, environment: environment)
-        let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, reread: start.reread)
+        let config = ConfigReport(start.configProblems)
+        let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, config: config,
+                            environment: environment)
+        let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, config: config,
+                         reread: start.reread)
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
         // so a leak checker sees it freed rather than held by a pointer it cannot follow.
         session.close()
@@ -196,13 +208,14 @@ public enum Daemon {
     /// The accessible slider shares the loop and the model; an accessibility bus that is missing or
     /// lost never ends the daemon. The model does not keep the adapters alive: the caller does.
     static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
-                     environment: [String: String]) -> Adapters {
+                     config: ConfigReport = ConfigReport(), environment: [String: String]) -> Adapters {
         let accessibility = settings.accessibility
             ? AccessibilityService(model: model, session: session, loop: loop,
                                    announce: settings.announce, environment: environment)
             : nil
         accessibility?.bus.releasesGroupFirst = true
-        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility)
+        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config)
+        config.onChange = { [unowned object] in object.configProblemsChanged() }
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
         let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard]
         model.adapters = inOrder.compactMap { $0 }
@@ -216,7 +229,8 @@ public enum Daemon {
     /// Exports the object, joins the accessibility bus and runs the loop until SIGTERM/SIGINT or
     /// the session bus goes away; returns how it ended.
     static func run(_ adapters: Adapters, model: SelectionModel, session: Connection, loop: EventLoop,
-                    settings: DaemonSettings, reread: @escaping () throws(InvalidValue) -> DaemonSettings) -> Status {
+                    settings: DaemonSettings, config: ConfigReport = ConfigReport(),
+                    reread: @escaping () throws(InvalidValue) -> DaemonSettings) -> Status {
         do {
             try adapters.object.start()
         } catch {
@@ -236,7 +250,8 @@ public enum Daemon {
         var running = settings
         loop.onSignal(SIGHUP) { [unowned model, unowned previewGuard = adapters.previewGuard,
                                  weak accessibility = adapters.accessibility] in
-            running = reload(running, reread: reread, model: model, previewGuard: previewGuard, accessibility: accessibility)
+            running = reload(running, reread: reread, model: model, previewGuard: previewGuard, accessibility: accessibility,
+                             config: config)
         }
         loop.run()
         // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a

@@ -5,6 +5,8 @@ struct ModelValues: SelectorValues {
     let model: SelectionModel
     /// Kept by SizeSelectorObject, which knows who called.
     let changedBy: ClientIdentity
+    /// The config file's, from the daemon's ConfigReport (not the selection's: the model never holds them).
+    let configProblems: [String]
 
     var sizes: [Int] { model.sizes.sizes }
     var selectedIndex: Int { model.committedIndex }

@@ -1,4 +1,5 @@
 import SnapSettings
+import SnapTexts
 
 extension Daemon {
     /// SIGHUP: reads the config file again (with the same flags, which still win) and applies what
@@ -12,14 +13,17 @@ extension Daemon {
     /// the log says which changed. A file that cannot be used changes nothing. Returns the settings
     /// now running.
     static func reload(_ running: DaemonSettings, reread: () throws(InvalidValue) -> DaemonSettings,
-                       model: SelectionModel, previewGuard: PreviewGuard, accessibility: AccessibilityService?) -> DaemonSettings {
+                       model: SelectionModel, previewGuard: PreviewGuard, accessibility: AccessibilityService?,
+                       config: ConfigReport = ConfigReport()) -> DaemonSettings {
         let wanted: DaemonSettings
         do {
             wanted = try reread()
         } catch {
             log("reload (SIGHUP): the config file cannot be used, so the running settings stay: \(error.message)")
+            config.set([tr("%s; the reload changed nothing: the running settings stay", error.message)])
             return running
         }
+        config.set([])
         var now = running
         var applied: [String] = []
         var refused: String?

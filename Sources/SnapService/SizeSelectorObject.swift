@@ -27,14 +27,17 @@ public final class SizeSelectorObject {
     private var caller: String?
     /// The `ChangedBy` property: who made the latest change.
     let changedByBox = ChangedByBox()
+    /// The `ConfigProblems` property.
+    let config: ConfigReport
 
     /// Holds `ChangedBy` for the property getter, which captures it rather than `self`.
     final class ChangedByBox {
         var changedBy = ClientIdentity.unknown
     }
 
-    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?) {
+    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?, config: ConfigReport = ConfigReport()) {
         self.model = model
+        self.config = config
         self.connection = connection
         self.focus = focus
         self.clients = ClientDirectory(connection: connection)
@@ -90,9 +93,11 @@ public final class SizeSelectorObject {
                 guard focus.requestFocus() else { throw MethodError(.noAccessibility, Texts.noAccessibilityBus) }
                 return []
             },
-        ], properties: SelectorProperty.allCases.map { [model, changedByBox] property in
-            // The model and the ChangedBy box themselves, not `unowned self`: no reference-count check on every read.
-            Property(property) { property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy)) }
+        ], properties: SelectorProperty.allCases.map { [model, changedByBox, config] property in
+            // The model and the boxes themselves, not `unowned self`: no reference-count check on every read.
+            Property(property) {
+                property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy, configProblems: config.problems))
+            }
         }, signals: [
             SignalSpec(.committed),
         ])
@@ -240,6 +245,18 @@ extension SizeSelectorObject: ModelAdapter {
             }
         } catch {
             log("could not announce a change on the session bus: \(error)")
+        }
+    }
+}
+
+extension SizeSelectorObject {
+    /// The config file's problems changed (a reload): PropertiesChanged with `ConfigProblems`.
+    func configProblemsChanged() {
+        do {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
+                                                 names: [SelectorProperty.configProblems.name])
+        } catch {
+            log("cannot announce ConfigProblems: \(error.message)")
         }
     }
 }

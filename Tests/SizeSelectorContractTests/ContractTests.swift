@@ -60,7 +60,8 @@ struct ContractTests {
         let reloaded = SelectorState(sizes: [10, 30, 50, 70], selectedIndex: 1, selectedSize: 30, shownIndex: 1, shownSize: 30,
                                      previewing: false, valueText: "30 px", valueTexts: ["10 px", "30 px", "50 px", "70 px"],
                                      label: "Brush", trackWidth: 200, trackInset: 4, layout: "numeric",
-                                     changedBy: ClientIdentity(uniqueName: ":1.7", pid: 42, command: "snapsizectl set"))
+                                     changedBy: ClientIdentity(uniqueName: ":1.7", pid: 42, command: "snapsizectl set"),
+                                     configProblems: ["/c:1: unknown key 'x'; the file was not used"])
         // Every property differs from the sample, so none can pass by being left alone.
         for property in SelectorProperty.allCases {
             #expect(property.encode(reloaded) != property.encode(SelectorState.sample), "\(property)")

@@ -47,6 +47,22 @@ extension DaemonTests {
             #expect(failed == "snapsized")
         }
 
+        @Test("a config file the daemon could not use: the snapsized step passes and says why, in text and JSON")
+        func configProblems() throws {
+            let fixture = try DaemonFixture(startDaemon: false)
+            try fixture.writeConfig("sizez = 1\n")
+            try fixture.start()
+            let problem = "\(fixture.configFile):1: unknown key 'sizez'; the file was not used: the built-in settings and the options apply"
+            let result = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": nil])
+            let lines = result.out.split(separator: "\n").map(String.init)
+            #expect(lines.count > 2 && lines[1].hasPrefix("[ok]   snapsized owns"), "\(result.out)")
+            #expect(lines.count > 2 && lines[2] == "       config file: \(problem)", "\(result.out)")
+            let json = try parseJSONObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": nil]).out)
+            let checks = try #require(json["checks"] as? [[String: Any]])
+            #expect(checks[1]["configProblems"] as? [String] == [problem], "\(checks[1])")
+            #expect(checks[0]["configProblems"] == nil)
+        }
+
         @Test("daemon activatable: doctor starts it and passes that step")
         func activatable() throws {
             let fixture = try DaemonFixture(startDaemon: false, activatable: true)

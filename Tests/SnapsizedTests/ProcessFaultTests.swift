@@ -93,12 +93,13 @@ struct ProcessFaultTests {
         // gdbus, a real client, reads the new words.
         let read = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", "org.snapsize.SizeSelector1", "Label")
         #expect(read.stdout.contains("'Brush'"), "\(read)")
-        // A broken file keeps the running words; nothing is announced.
+        // A broken file keeps the running words; only ConfigProblems is announced, saying why.
         try fixture.writeConfig("label = Other\nsizes = nonsense\n")
         kill(daemon.pid, SIGHUP)
         #expect(waitUntil(timeout: 5) { daemon.stderr.contains("running settings stay") }, "\(daemon.stderr)")
         watcher.settle(0.3)
-        #expect(watcher.propertiesChanged.count == 2)
+        #expect(watcher.propertiesChanged.count == 3 && watcher.propertiesChanged.last.map { Array($0.keys) } == ["ConfigProblems"],
+                "\(watcher.propertiesChanged)")
         #expect(try fixture.client().property("ValueText") == .string("60 dots"))
         #expect(try fixture.client().property("Label") == .string("Brush"))
     }

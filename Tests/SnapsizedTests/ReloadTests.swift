@@ -86,13 +86,15 @@ struct ReloadTests {
         #expect(watcher.propertiesChanged[3]["SelectedIndex"] == .uint32(1))
         #expect(try owner.property("Previewing") == .boolean(false))
         #expect(try owner.call("Increment") == [.uint32(2), .int32(100), .boolean(false)], "no preview holds the selection")
-        // A broken file: nothing changes, nothing is announced.
+        // A broken file: nothing changes; only ConfigProblems is announced, saying why.
         watcher.settle(0.2)
-        let heard = watcher.signals.count
+        var heard = watcher.signals.count
         #expect(try fixture.reload(config: "sizes = 20,10\n"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("running settings stay"), "\(daemon.stderr)")
         watcher.settle(0.3)
-        #expect(watcher.signals.count == heard)
+        #expect(watcher.signals.count == heard + 1 && watcher.propertiesChanged.last.map { Array($0.keys) } == ["ConfigProblems"],
+                "\(watcher.propertiesChanged)")
+        heard = watcher.signals.count
         #expect(try owner.property("Sizes") == .array(elementSignature: "i", [20, 60, 100].map { .int32($0) }))
         // A new layout alone: announced, the selection untouched.
         #expect(try fixture.reload(config: "sizes = 20,60,100\nlayout = numeric\n"), "\(daemon.stderr)")
