@@ -1,7 +1,8 @@
 import DBusKit
 import Glibc
 
-/// One line on stderr, prefixed with the program name (journald adds the time).
+/// One line on stderr through DBusKit's one sink, `writeDiagnostic`, always prefixed "snapsized"
+/// (journald adds the time): also when SnapService runs inside a test process.
 func log(_ message: String) {
     writeDiagnostic(message, program: "snapsized")
 }
