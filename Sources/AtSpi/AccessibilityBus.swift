@@ -10,7 +10,9 @@ import Glibc
 /// so losing it only ends the accessible side, never the daemon. When there is no accessibility
 /// bus, one line is logged and the daemon goes on serving D-Bus; a NameOwnerChanged match for
 /// `org.a11y.Bus` alone (so no other client wakes us) triggers the next attempt, and so does losing
-/// the bus (at-spi-bus-launcher restarted: the new one is joined once).
+/// the bus (at-spi-bus-launcher restarted: the new one is joined once). A new owner of `org.a11y.Bus`
+/// while joined is asked for its address too: a launcher that died can leave its bus running (or
+/// hung) without it, and the slider then moves to the new launcher's bus.
 /// Every step is asynchronous, Hello included: the loop never waits for a peer, so a bus that
 /// accepts the connection and never answers (its dbus-daemon stopped) holds up nothing. The
 /// slider joins when it answers, however late.
@@ -34,7 +36,11 @@ public final class AccessibilityBus {
     public var releasesGroupFirst = false
     /// Connected, Hello sent, no answer yet.
     private var joining: Connection?
+    /// The address of `connection` (or of `joining`), as GetAddress or the environment gave it.
+    private var address: String?
     private var asking = false
+    /// A GetAddress asked of a new owner of `org.a11y.Bus` while joined (see `launcherChanged`).
+    private var rechecking = false
     /// Looking for the bus or joining it, not yet joined: the join may still happen.
     public var isSearching: Bool { asking || joining != nil }
     /// One "no bus" line per absence, not one per attempt.
@@ -48,7 +54,7 @@ public final class AccessibilityBus {
 
     public func start() {
         session.watchNameOwner(Self.launcherName) { [unowned self] owner in
-            if owner != nil { self.join() }
+            if owner != nil { self.launcherChanged() }
         }
         join()
     }
@@ -65,6 +71,44 @@ public final class AccessibilityBus {
         loop.remove(connection)
         connection.close()
         self.connection = nil
+    }
+
+    /// `org.a11y.Bus` has a new owner: a new at-spi-bus-launcher. Not joined: join. Joined (or
+    /// joining) a bus an earlier launcher gave: that bus may live on as an orphan, or hang, where
+    /// no screen reader will look any more, so the new launcher is asked where its bus is, and the
+    /// slider moves there when it is another one (the address names the bus's guid).
+    private func launcherChanged() {
+        guard fixedAddress == nil, connection != nil || joining != nil else { return join() }
+        guard !rechecking else { return }
+        rechecking = true
+        do {
+            try session.callAsync(destination: Self.launcherName, path: Self.launcherPath,
+                                  interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000) {
+                [weak self] reply in
+                guard let self else { return }
+                self.rechecking = false
+                guard case .success(let values) = reply, let found = values.first?.asString, !found.isEmpty,
+                      found != self.address else { return }
+                self.move(to: found)
+            }
+        } catch {
+            rechecking = false
+        }
+    }
+
+    /// Leaves the bus joined (or being joined) for the one at `newAddress`.
+    private func move(to newAddress: String) {
+        writeDiagnostic("at-spi-bus-launcher was restarted and its accessibility bus is now \(newAddress); "
+                        + "the slider moves there")
+        if let joining { abandon(joining) }
+        if let connection {
+            loop.remove(connection)
+            connection.close()
+            self.connection = nil
+            onLeave?()
+        }
+        address = nil
+        connect(to: newAddress, from: "org.a11y.Bus")
     }
 
     private func join() {
@@ -107,6 +151,7 @@ public final class AccessibilityBus {
             return
         }
         loop.add(opened)
+        self.address = address
         // libatspi aborts its own process on an error reply to Set(CurrentValue); a write whose
         // commit could not be saved is answered as a refused one is: plainly, value unchanged.
         opened.answersUndoneCallsWithErrors = false
@@ -145,7 +190,9 @@ public final class AccessibilityBus {
     private func dropped(_ lost: Connection) {
         if lost === joining {
             joining = nil
+            address = nil
         } else if lost === connection {
+            address = nil
             writeDiagnostic("the accessibility bus went away; the slider is gone until it comes back")
             connection = nil
             onLeave?()
@@ -156,7 +203,7 @@ public final class AccessibilityBus {
     }
 
     private func abandon(_ opened: Connection) {
-        if opened === joining { joining = nil }
+        if opened === joining { joining = nil; address = nil }
         loop.remove(opened)
         opened.close()
     }
