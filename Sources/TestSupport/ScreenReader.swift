@@ -9,7 +9,7 @@ public final class VirtualDisplay: Sendable {
     public let display: String
     public let server: ChildProcess
 
-    public init(timeout: Double = 10) throws {
+    public init(timeout: Double = 30) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
             throw ChildProcessError.notReady("Xvfb is not installed (apt install xvfb; `make test` does it)")
         }
@@ -25,9 +25,9 @@ public final class VirtualDisplay: Sendable {
             return server.stdout.hasSuffix("\n") || !server.isRunning
         }
         guard ready, server.isRunning, !number.isEmpty else {
-            let log = server.stderr
+            let log = server.stderr, running = server.isRunning
             server.terminate()
-            throw ChildProcessError.notReady("Xvfb did not start: \(log)")
+            throw ChildProcessError.notReady("Xvfb did not start within \(timeout) s (\(running ? "still running" : "exited")): \(log)")
         }
         display = ":" + number
     }
