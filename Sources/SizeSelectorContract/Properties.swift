@@ -2,9 +2,16 @@ import DBusKit
 
 /// The values the properties are read from: the daemon's model on one side, a client's
 /// `SelectorState` on the other.
+///
+/// One mapping of words, stated here once: what the wire calls *selected* (SelectedIndex,
+/// SelectedSize, the `selected…` fields and replies) is what SnapCore and the daemon call
+/// *committed*: the size that is saved and stays. *Shown* is what the slider shows, which differs
+/// from it only while a preview is open.
 public protocol SelectorValues {
     var sizes: [Int] { get }
+    /// The committed index.
     var selectedIndex: Int { get }
+    /// The committed size.
     var selectedSize: Int { get }
     var shownIndex: Int { get }
     var shownSize: Int { get }
