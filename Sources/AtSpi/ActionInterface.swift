@@ -53,7 +53,7 @@ enum ActionInterface {
                 [unowned source] call throws(MethodError) in
                 let index = Int(try call.int32(0))
                 guard actions.indices.contains(index) else { return [.boolean(false)] }
-                return [.boolean(source.step(by: actions[index].steps))]
+                return [.boolean(source.step(by: actions[index].steps, sender: call.sender))]
             },
         ], properties: [
             Property("NActions", signature: "i", emitsChange: .const) { .int32(Int32(actions.count)) },

@@ -21,8 +21,9 @@ public protocol SliderSource: AnyObject {
     var committedSize: Int { get }
     /// Width of the track in pixels, used as the Component extents.
     var trackWidth: Double { get }
-    /// Commits the index nearest to `value`; false when refused (nothing changed then).
-    func setIndexValue(_ value: Double) -> Bool
-    /// Steps the committed index; false when refused or already at that end.
-    func step(by steps: Int) -> Bool
+    /// Commits the index nearest to `value` for the bus client `sender`; false when refused
+    /// (nothing changed then).
+    func setIndexValue(_ value: Double, by sender: String) -> Bool
+    /// Steps the committed index for `sender`; false when refused or already at that end.
+    func step(by steps: Int, sender: String) -> Bool
 }

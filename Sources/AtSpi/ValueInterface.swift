@@ -20,8 +20,8 @@ public enum ValueInterface {
             // refusal is logged (rate-limited) by the source.
             Property("CurrentValue", signature: "d", access: .readWrite, emitsChange: .false,
                      get: { [unowned source] in .double(source.indexValue) },
-                     set: { [unowned source] value, _ throws(MethodError) in
-                         _ = source.setIndexValue(value.asDouble ?? .nan)
+                     set: { [unowned source] value, sender throws(MethodError) in
+                         _ = source.setIndexValue(value.asDouble ?? .nan, by: sender)
                      }),
             Property("Text", signature: "s", emitsChange: .false) { [unowned source] in .string(source.valueText) },
         ])

@@ -19,6 +19,10 @@ extension ErrorName {
     public static let outOfRange = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.OutOfRange")!
     /// Focus while the accessible slider is not on an accessibility bus.
     public static let noAccessibility = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NoAccessibility")!
+    /// Undo with no change left to undo.
+    public static let nothingToUndo = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NothingToUndo")!
+    /// Redo with no undone change left to redo.
+    public static let nothingToRedo = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NothingToRedo")!
     /// Never sent by snapsized: what a client's decoders throw for a reply or property that does not
     /// have the contract's shape (a daemon of another version, a bug).
     public static let unexpectedReply = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.UnexpectedReply")!
@@ -34,13 +38,17 @@ public enum SelectorMethod: String, CaseIterable, Sendable {
     case preview = "Preview"
     case commit = "Commit"
     case cancel = "Cancel"
+    case undo = "Undo"
+    case redo = "Redo"
+    case getHistory = "GetHistory"
     case focus = "Focus"
 
     public var name: String { rawValue }
 
     public var inputs: [Argument] {
         switch self {
-        case .increment, .decrement, .cancel, .focus: []
+        case .increment, .decrement, .cancel, .focus, .undo, .redo: []
+        case .getHistory: [Argument("limit", "u")]
         case .stepBy: [Argument("steps", "i")]
         case .setIndex: [Argument("index", "u")]
         case .setSize: [Argument("size", "i")]
@@ -51,7 +59,8 @@ public enum SelectorMethod: String, CaseIterable, Sendable {
     public var outputs: [Argument] {
         switch self {
         case .increment, .decrement, .stepBy: SelectorReply.stepArguments
-        case .setIndex, .setSize: SelectorReply.committedArguments
+        case .setIndex, .setSize, .undo, .redo: SelectorReply.committedArguments
+        case .getHistory: [Argument("entries", "a" + HistoryEntry.signature)]
         case .preview, .commit: SelectorReply.selectedArguments
         case .cancel, .focus: []
         }

@@ -28,6 +28,12 @@ public protocol SelectorValues {
     /// What is wrong with the config file, one sentence each in the daemon's language; empty when
     /// it was used, or there is none.
     var configProblems: [String] { get }
+    /// Whether `Undo` / `Redo` would change something now (a preview aside).
+    var canUndo: Bool { get }
+    var canRedo: Bool { get }
+    /// The kind of the newest change of the committed size the history holds ("step", "undo"…;
+    /// "" before any): `ChangeKind`'s raw value.
+    var lastChangeKind: String { get }
 }
 
 /// The properties of org.snapsize.SizeSelector1: for each its name, D-Bus signature, whether it
@@ -48,6 +54,9 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     case layout = "Layout"
     case changedBy = "ChangedBy"
     case configProblems = "ConfigProblems"
+    case canUndo = "CanUndo"
+    case canRedo = "CanRedo"
+    case lastChangeKind = "LastChangeKind"
 
     public var name: String { rawValue }
 
@@ -56,8 +65,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .sizes: "ai"
         case .selectedIndex, .shownIndex: "u"
         case .selectedSize, .shownSize: "i"
-        case .previewing: "b"
-        case .valueText, .label, .layout: "s"
+        case .previewing, .canUndo, .canRedo: "b"
+        case .valueText, .label, .layout, .lastChangeKind: "s"
         case .valueTexts, .configProblems: "as"
         case .trackWidth, .trackInset: "d"
         case .changedBy: "(sus)"
@@ -70,7 +79,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     public var emitsChange: Property.EmitsChange {
         switch self {
         case .sizes, .trackWidth, .trackInset, .layout, .selectedIndex, .selectedSize, .shownIndex, .shownSize,
-             .previewing, .valueText, .valueTexts, .label, .changedBy, .configProblems: .true
+             .previewing, .valueText, .valueTexts, .label, .changedBy, .configProblems, .canUndo, .canRedo,
+             .lastChangeKind: .true
         }
     }
 
@@ -93,6 +103,9 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .layout: .string(values.layout)
         case .changedBy: values.changedBy.value
         case .configProblems: .stringArray(values.configProblems)
+        case .canUndo: .boolean(values.canUndo)
+        case .canRedo: .boolean(values.canRedo)
+        case .lastChangeKind: .string(values.lastChangeKind)
         }
     }
 
@@ -118,6 +131,9 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .layout: guard let v = value.asString else { return false }; state.layout = v
         case .changedBy: guard let v = ClientIdentity(value) else { return false }; state.changedBy = v
         case .configProblems: guard let v = value.asStringArray else { return false }; state.configProblems = v
+        case .canUndo: guard let v = value.asBool else { return false }; state.canUndo = v
+        case .canRedo: guard let v = value.asBool else { return false }; state.canRedo = v
+        case .lastChangeKind: guard let v = value.asString else { return false }; state.lastChangeKind = v
         }
         return true
     }

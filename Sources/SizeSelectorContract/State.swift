@@ -16,12 +16,19 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var layout: String
     public var changedBy: ClientIdentity
     public var configProblems: [String]
+    public var canUndo: Bool
+    public var canRedo: Bool
+    public var lastChangeKind: String
 
     public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
                 previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
-                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown, configProblems: [String] = []) {
+                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown, configProblems: [String] = [],
+                canUndo: Bool = false, canRedo: Bool = false, lastChangeKind: String = "") {
         self.changedBy = changedBy
         self.configProblems = configProblems
+        self.canUndo = canUndo
+        self.canRedo = canRedo
+        self.lastChangeKind = lastChangeKind
         self.sizes = sizes
         self.selectedIndex = selectedIndex
         self.selectedSize = selectedSize
@@ -86,7 +93,8 @@ public struct SelectorChange: Equatable, Sendable {
     @_spi(Testing) public init(sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
                 shownSize: Int? = nil, previewing: Bool? = nil, valueText: String? = nil, valueTexts: [String]? = nil,
                 label: String? = nil, trackWidth: Double? = nil, trackInset: Double? = nil, layout: String? = nil,
-                changedBy: ClientIdentity? = nil) {
+                changedBy: ClientIdentity? = nil, canUndo: Bool? = nil, canRedo: Bool? = nil,
+                lastChangeKind: String? = nil) {
         var state = SelectorState.empty
         var present: [SelectorProperty] = []
         func set<T>(_ property: SelectorProperty, _ field: WritableKeyPath<SelectorState, T>, _ value: T?) {
@@ -107,6 +115,9 @@ public struct SelectorChange: Equatable, Sendable {
         set(.trackInset, \.trackInset, trackInset)
         set(.layout, \.layout, layout)
         set(.changedBy, \.changedBy, changedBy)
+        set(.canUndo, \.canUndo, canUndo)
+        set(.canRedo, \.canRedo, canRedo)
+        set(.lastChangeKind, \.lastChangeKind, lastChangeKind)
         values = Dictionary(uniqueKeysWithValues: present.map { ($0, $0.encode(state)) })
     }
 
@@ -134,4 +145,8 @@ public struct SelectorChange: Equatable, Sendable {
     public var layout: String? { value(.layout, \.layout) }
     /// Announced only when a different client (or none) made this change than the one before.
     public var changedBy: ClientIdentity? { value(.changedBy, \.changedBy) }
+    public var canUndo: Bool? { value(.canUndo, \.canUndo) }
+    public var canRedo: Bool? { value(.canRedo, \.canRedo) }
+    /// Announced with every change of the committed size: what kind it was ("undo", "step"...).
+    public var lastChangeKind: String? { value(.lastChangeKind, \.lastChangeKind) }
 }

@@ -69,6 +69,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             log("cannot show the slider on the accessibility bus: \(error.message)")
             return
         }
+        let clients = ClientDirectory(connection: connection)
+        clients.learned = { [unowned model] identity in model.learned(identity) }
+        bridge.clients = clients
         let registration = RegistryEmbedding(connection: connection, app: app, loop: loop)
         registration.onChange = { [unowned self] in self.readinessChanged() }
         self.app = app
@@ -90,6 +93,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     }
 
     private func left() {
+        bridge.clients = nil
         app = nil
         registration = nil
         listeners = nil
@@ -155,7 +159,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         case .shownIndex, .shownSize, .valueText: .valueEvent
         case .committedIndex, .committedSize: .speakCommit
         case .stoppedAtEnd: .speakStop
-        case .trackWidth, .trackInset, .layout, .previewing, .previewTouched: []
+        // An undo or redo is spoken as the commit it is; the history itself is not shown.
+        case .trackWidth, .trackInset, .layout, .previewing, .canUndo, .canRedo, .lastChange, .previewTouched: []
         }
     }
 

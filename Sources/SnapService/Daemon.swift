@@ -118,8 +118,14 @@ public enum Daemon {
         return DaemonValues()
     }
 
-    /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial one.
-    static func makeModel(_ settings: DaemonSettings) -> SelectionModel {
+    /// The history file beside the state file; nil with --no-state (the history lives in memory).
+    static func historyFile(_ settings: DaemonSettings) -> HistoryFile? {
+        settings.stateFile.map { HistoryFile(path: HistoryFile.path(besideStateFile: $0)) }
+    }
+
+    /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial
+    /// one; and the history `historyFile` holds.
+    static func makeModel(_ settings: DaemonSettings, historyFile: HistoryFile? = nil) -> SelectionModel {
         let sizes = settings.snapper.sizes
         var index = settings.initialIndex
         let store = settings.stateFile.map(StateStore.init(path:))
@@ -139,7 +145,13 @@ public enum Daemon {
         }
         // `index` comes from SizeSet's own lookups, so it is always valid.
         let selection = try! Selection(snapper: settings.snapper, committed: index)
-        return SelectionModel(selection: selection, texts: settings.texts, store: store)
+        var history = History()
+        if let historyFile {
+            let loaded = historyFile.load()
+            history = loaded.history
+            if let problem = loaded.problem { log(problem) }
+        }
+        return SelectionModel(selection: selection, texts: settings.texts, store: store, history: history)
     }
 
     /// Takes the name, restores the selection, wires the adapters and runs the loop; returns how it ended.
@@ -147,10 +159,11 @@ public enum Daemon {
         guard let session = own(SelectorBus.name, on: start.bus) else { return .unavailable }
         let loop = EventLoop()
         loop.add(session)
-        let model = makeModel(start.settings)
+        let historyFile = historyFile(start.settings)
+        let model = makeModel(start.settings, historyFile: historyFile)
         let config = ConfigReport(start.configProblems)
         let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, config: config,
-                            environment: environment)
+                            environment: environment, historyFile: historyFile)
         let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, config: config,
                          reread: start.reread)
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
@@ -194,6 +207,8 @@ public enum Daemon {
         let accessibility: AccessibilityService?
         let object: SizeSelectorObject
         let previewGuard: PreviewGuard
+        /// Nil with --no-state.
+        let historyWriter: HistoryWriter?
     }
 
     /// Makes the model's adapters and registers them: the only place they are wired, and the order
@@ -202,13 +217,15 @@ public enum Daemon {
     /// 1. the accessible events and the speech: a person waits on the screen reader
     ///    (keypress -> value event -> speech; make bench: call -> accessible-value event);
     /// 2. PropertiesChanged, then Committed, on the session bus;
-    /// 3. the preview guard starts or stops watching a preview's owner, or restarts its timer.
+    /// 3. the preview guard starts or stops watching a preview's owner, or restarts its timer;
+    /// 4. the history file's write is scheduled for the next round, after the reply.
     /// Calls already queued together are applied in order and saved once, then answered (group
     /// commit), in the same order: what the accessibility bus held goes out first.
     /// The accessible slider shares the loop and the model; an accessibility bus that is missing or
     /// lost never ends the daemon. The model does not keep the adapters alive: the caller does.
     static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
-                     config: ConfigReport = ConfigReport(), environment: [String: String]) -> Adapters {
+                     config: ConfigReport = ConfigReport(), environment: [String: String],
+                     historyFile: HistoryFile? = nil) -> Adapters {
         let accessibility = settings.accessibility
             ? AccessibilityService(model: model, session: session, loop: loop,
                                    announce: settings.announce, environment: environment)
@@ -217,13 +234,14 @@ public enum Daemon {
         let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config)
         config.onChange = { [unowned object] in object.configProblemsChanged() }
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
-        let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard]
+        let historyWriter = historyFile.map { HistoryWriter(model: model, file: $0, loop: loop) }
+        let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard, historyWriter]
         model.adapters = inOrder.compactMap { $0 }
         // The loop keeps its closures, so they hold the model unowned: a strong capture would be a
         // cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.
         loop.groupCommit = GroupCommit(begin: { [unowned model] in model.beginGroup() },
                                        end: { [unowned model] in model.endGroup()?.dbusError })
-        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard)
+        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard, historyWriter: historyWriter)
     }
 
     /// Exports the object, joins the accessibility bus and runs the loop until SIGTERM/SIGINT or
@@ -262,7 +280,8 @@ public enum Daemon {
         pthread_sigmask(SIG_BLOCK, &handledNoMore, nil)
         if status == .stopped {
             // Orderly stop: end a preview as if cancelled, so watchers see the committed size again.
-            _ = try? model.perform { $0.endPreview() }
+            _ = try? model.perform(as: nil) { $0.endPreview() }
+            adapters.historyWriter?.flush()
             // Bounded: a session bus that stopped reading must not keep us from exiting (with the
             // accessibility bus's 0.5 s, SIGTERM ends the process within about a second).
             session.flush(timeout: 0.5)

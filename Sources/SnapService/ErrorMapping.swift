@@ -26,6 +26,10 @@ extension ModelError: DBusErrorConvertible {
             return error.dbusError
         case .saveFailed(let problem):
             return MethodError(.failed, Texts.saveFailed(problem))
+        case .nothingToUndo:
+            return MethodError(.nothingToUndo, Texts.nothingToUndo)
+        case .nothingToRedo:
+            return MethodError(.nothingToRedo, Texts.nothingToRedo)
         }
     }
 }

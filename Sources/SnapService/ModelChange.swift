@@ -22,6 +22,12 @@ public enum ModelFact: Int, CaseIterable, Sendable {
     /// The shown size's value text (`ValueText`, the accessible value text).
     case valueText
     case previewing
+    /// Whether an Undo (a Redo) would change something (`CanUndo`, `CanRedo`).
+    case canUndo
+    case canRedo
+    /// The history changed (`LastChangeKind`, the history file): every change of the committed size,
+    /// and every undo or redo, records an entry; or who made recorded changes became known.
+    case lastChange
     /// Not state: a step was stopped by an end of the list (`ModelChange.stop` says which end, and
     /// whether the step moved first).
     case stoppedAtEnd
@@ -74,6 +80,9 @@ public struct ModelFacts: OptionSet, Hashable, Sendable {
     public static let shownSize = ModelFacts(.shownSize)
     public static let valueText = ModelFacts(.valueText)
     public static let previewing = ModelFacts(.previewing)
+    public static let canUndo = ModelFacts(.canUndo)
+    public static let canRedo = ModelFacts(.canRedo)
+    public static let lastChange = ModelFacts(.lastChange)
     public static let stoppedAtEnd = ModelFacts(.stoppedAtEnd)
     public static let previewTouched = ModelFacts(.previewTouched)
 }
@@ -119,6 +128,11 @@ public struct ModelChange: Equatable, Sendable {
     }
 
     public var isEmpty: Bool { facts.isEmpty }
+
+    /// Adds state facts (the history's, which the transition itself does not know).
+    mutating func insert(_ more: ModelFacts) {
+        facts.formUnion(more.subtracting(.events))
+    }
 }
 
 /// What the model tells: `Daemon.wire` registers the adapters, in the order a change must reach them.

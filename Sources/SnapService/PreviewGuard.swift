@@ -30,7 +30,7 @@ final class PreviewGuard {
         timer = loop.schedule(after: timeout) { [unowned self] in
             self.timer = nil
             log("the preview of \(owner.name) timed out after \(self.timeout) s without a Preview call; cancelled")
-            _ = try? self.model.perform { $0.endPreview() }
+            _ = try? self.model.perform(as: nil) { $0.endPreview() }
         }
     }
 
@@ -64,7 +64,7 @@ final class PreviewGuard {
 
     private func vanished(_ owner: PreviewOwner) {
         guard model.previewOwner == owner else { return }
-        _ = try? model.perform { $0.ownerVanished(owner) }
+        _ = try? model.perform(as: nil) { $0.ownerVanished(owner) }
     }
 }
 
@@ -82,7 +82,7 @@ extension PreviewGuard: ModelAdapter {
         case .previewing: .watch
         case .previewTouched: .restartTimer
         case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex, .committedSize,
-             .shownIndex, .shownSize, .valueText, .stoppedAtEnd:
+             .shownIndex, .shownSize, .valueText, .canUndo, .canRedo, .lastChange, .stoppedAtEnd:
             nil
         }
     }

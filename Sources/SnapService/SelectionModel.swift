@@ -1,3 +1,5 @@
+import Glibc
+import SizeSelectorContract
 import SnapCore
 import SnapTexts
 
@@ -7,6 +9,9 @@ public enum ModelError: Error, Equatable {
     case refused(SnapError)
     /// The new committed size could not be saved, so nothing changed.
     case saveFailed(String)
+    /// Undo with no change left to undo (Redo: none undone to redo).
+    case nothingToUndo
+    case nothingToRedo
 }
 
 /// The one owner of the selection. The D-Bus object and the accessible slider ask it to change,
@@ -23,6 +28,13 @@ public final class SelectionModel {
     /// The value text of every allowed size, composed once per `texts`: `ValueTexts`, and `ValueText` is one of them.
     public private(set) var valueTexts: [String]
     private let store: StateStore?
+    /// The recent changes of the committed size and the undo position (`History`), recorded here,
+    /// where every change passes, with the cause the caller names.
+    public private(set) var history: History
+    /// Wall-clock time in microseconds since the epoch, for the history's entries.
+    private let clock: () -> Int64
+    /// The history before the open group's first commit: a group whose save fails goes back to it.
+    private var historyBeforeGroup: History.Mark?
     /// Group commit (`beginGroup`/`endGroup`): while a group is open, commits are not saved one by
     /// one; `lastSaved` is the selection on disk and `unsavedSize` the size to save at the end.
     private var grouping = false
@@ -36,8 +48,11 @@ public final class SelectionModel {
         unowned let adapter: any ModelAdapter
     }
 
-    public init(selection: Selection, texts: Texts = Texts(), store: StateStore?) {
+    public init(selection: Selection, texts: Texts = Texts(), store: StateStore?, history: History = History(),
+                clock: @escaping () -> Int64 = wallClockMicroseconds) {
         self.selection = selection
+        self.history = history
+        self.clock = clock
         self.texts = texts
         valueTexts = texts.valueTexts(selection.sizes)
         self.store = store
@@ -85,7 +100,7 @@ public final class SelectionModel {
             throw .saveFailed(problem)
         }
         // Cannot fail: ending a preview commits nothing, so there is nothing to save.
-        if selection.isPreviewing { _ = try? perform { $0.endPreview() } }
+        if selection.isPreviewing { _ = try? perform(as: nil) { $0.endPreview() } }
         let old = selection, oldValueTexts = valueTexts
         selection = next
         valueTexts = texts.valueTexts(next.sizes)
@@ -98,23 +113,30 @@ public final class SelectionModel {
         if next.committed != old.committed { facts.formUnion([.committedIndex, .shownIndex]) }
         if next.committedSize != old.committedSize { facts.formUnion([.committedSize, .shownSize]) }
         if valueTexts[next.committed] != oldValueTexts[old.committed] { facts.insert(.valueText) }
-        let change = ModelChange(facts)
+        var change = ModelChange(facts)
+        if next.committedSize != old.committedSize {
+            change.insert(record(from: old.committedSize, to: next.committedSize, cause: ChangeCause(.reload)))
+        }
         publish(change)
         return change
     }
 
     /// A step of the committed index (D-Bus Increment/Decrement/StepBy and the accessible actions).
     @discardableResult
-    public func step(by steps: Int) throws(ModelError) -> StepResult {
-        try perform({ selection throws(SnapError) in try selection.step(by: steps) }) { result in
+    public func step(by steps: Int, as cause: ChangeCause) throws(ModelError) -> StepResult {
+        try perform({ selection throws(SnapError) in try selection.step(by: steps) }, as: cause) { result in
             ModelChange(result.change, stop: result.atLimit ? ModelChange.Stop(largest: steps > 0, moved: !result.change.isEmpty) : nil)
         }
     }
 
     /// Applies `transition`, saving and notifying as described above, and returns its result;
-    /// `change` says what it changed, and what else happened.
+    /// `change` says what it changed, and what else happened. A change of the committed size is
+    /// recorded in the history as `cause` (nil: a transition that never commits, such as ending a
+    /// preview; were one to commit, it is recorded as a commit by no client). An undo or redo is
+    /// recorded even when the size it goes back to is the one committed (a reload snapped it there),
+    /// so that the next one goes further.
     @discardableResult
-    public func perform<Result>(_ transition: (inout Selection) throws(SnapError) -> Result,
+    public func perform<Result>(_ transition: (inout Selection) throws(SnapError) -> Result, as cause: ChangeCause?,
                                 change: (Result) -> ModelChange) throws(ModelError) -> Result {
         var next = selection
         let result: Result
@@ -123,18 +145,58 @@ public final class SelectionModel {
         } catch {
             throw .refused(error)
         }
-        let changed = change(result)
+        var changed = change(result)
         if changed.facts.contains(.committedIndex), let store {
             if grouping {
-                if lastSaved == nil { lastSaved = selection }
+                if lastSaved == nil { lastSaved = selection; historyBeforeGroup = history.mark }
                 unsavedSize = next.committedSize
             } else if let problem = store.save(size: next.committedSize) {
                 throw .saveFailed(problem)
             }
         }
+        let undoing = cause?.kind == .undo || cause?.kind == .redo
+        if changed.facts.contains(.committedIndex) || undoing {
+            changed.insert(record(from: selection.committedSize, to: next.committedSize, cause: cause ?? ChangeCause(.commit)))
+        }
         selection = next
         if !changed.isEmpty { publish(changed) }
         return result
+    }
+
+    /// Records a change in the history; returns the facts it changed.
+    private func record(from: Int, to: Int, cause: ChangeCause) -> ModelFacts {
+        let could = (history.canUndo, history.canRedo)
+        history.record(from: from, to: to, cause: cause, time: clock())
+        var facts: ModelFacts = .lastChange
+        if history.canUndo != could.0 { facts.insert(.canUndo) }
+        if history.canRedo != could.1 { facts.insert(.canRedo) }
+        return facts
+    }
+
+    /// A client's process became known (the bus answers asynchronously): the history's entries of
+    /// its changes name it too, and the adapters hear that the history changed.
+    public func learned(_ identity: ClientIdentity) {
+        if history.learned(identity) { publish(ModelChange(.lastChange)) }
+    }
+
+    /// Commits the size before the newest change not undone yet (the nearest allowed one, as
+    /// `SetSize` picks it, when a reload dropped it). Refused while a preview is open.
+    @discardableResult
+    public func undo(by who: ClientIdentity) throws(ModelError) -> SelectionChange {
+        try undoOrRedo(history.nextUndo?.from, as: ChangeCause(.undo, by: who), none: .nothingToUndo)
+    }
+
+    /// Commits again the size the newest undone change went to (snapped as `undo` does).
+    @discardableResult
+    public func redo(by who: ClientIdentity) throws(ModelError) -> SelectionChange {
+        try undoOrRedo(history.nextRedo?.to, as: ChangeCause(.redo, by: who), none: .nothingToRedo)
+    }
+
+    private func undoOrRedo(_ size: Int?, as cause: ChangeCause, none: ModelError) throws(ModelError) -> SelectionChange {
+        // A preview refuses first: the holder is named whether or not there is something to undo.
+        if let owner = previewOwner { throw .refused(.previewActive(owner: owner)) }
+        guard let size else { throw none }
+        return try perform({ selection throws(SnapError) in try selection.set(size: size) }, as: cause) { ModelChange($0) }
     }
 
     /// Opens a group: until `endGroup`, commits change the selection and notify at once but are
@@ -149,12 +211,23 @@ public final class SelectionModel {
     public func endGroup() -> ModelError? {
         grouping = false
         guard let size = unsavedSize, let saved = lastSaved, let store else { return nil }
+        let savedHistory = historyBeforeGroup
         unsavedSize = nil
         lastSaved = nil
+        historyBeforeGroup = nil
         guard let problem = store.save(size: size) else { return nil }
-        let undone = ModelChange(SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
+        var undone = ModelChange(SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
                                                  shown: saved.shown != selection.shown ? saved.shown : nil,
                                                  previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil))
+        // The group's entries go too: what was not saved did not happen.
+        if let savedHistory, savedHistory.lastSequence != history.lastSequence {
+            let could = (history.canUndo, history.canRedo)
+            history.rewind(to: savedHistory)
+            var facts: ModelFacts = .lastChange
+            if history.canUndo != could.0 { facts.insert(.canUndo) }
+            if history.canRedo != could.1 { facts.insert(.canRedo) }
+            undone.insert(facts)
+        }
         selection = saved
         if !undone.isEmpty { publish(undone) }
         return .saveFailed(problem)
@@ -164,15 +237,16 @@ public final class SelectionModel {
     /// even one that shows the same index (the preview guard's heartbeat).
     @discardableResult
     public func preview(x: Double, by owner: PreviewOwner) throws(ModelError) -> SelectionChange {
-        try perform({ selection throws(SnapError) in try selection.preview(x: x, by: owner) }) { change in
+        try perform({ selection throws(SnapError) in try selection.preview(x: x, by: owner) }, as: nil) { change in
             ModelChange(change, previewTouchedBy: owner)
         }
     }
 
     /// The common case: a transition that returns its change.
     @discardableResult
-    public func perform(_ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(ModelError) -> SelectionChange {
-        try perform(transition, change: { ModelChange($0) })
+    public func perform(as cause: ChangeCause?,
+                        _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(ModelError) -> SelectionChange {
+        try perform(transition, as: cause, change: { ModelChange($0) })
     }
 
     // MARK: Read-only views for the adapters
@@ -187,4 +261,11 @@ public final class SelectionModel {
     public var previewOwner: PreviewOwner? { selection.preview?.owner }
     public var valueText: String { valueTexts[selection.shown] }
     public var committedValueText: String { valueTexts[selection.committed] }
+}
+
+/// Now, in microseconds since the epoch (CLOCK_REALTIME): the history's clock.
+public func wallClockMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
 }

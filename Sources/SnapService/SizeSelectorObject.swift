@@ -24,11 +24,13 @@ public final class SizeSelectorObject {
     /// The caller whose request is being performed (nil between calls): a change announced while it
     /// is set was made by it; any other change (a timeout, an owner that left, the accessible
     /// slider) by no client.
-    private var caller: String?
+    private var caller: ClientIdentity?
     /// The `ChangedBy` property: who made the latest change.
     let changedByBox = ChangedByBox()
     /// The `ConfigProblems` property.
     let config: ConfigReport
+    /// The `LastChangeKind` last announced.
+    private var announcedKind = ""
 
     /// Holds `ChangedBy` for the property getter, which captures it rather than `self`.
     final class ChangedByBox {
@@ -42,6 +44,7 @@ public final class SizeSelectorObject {
         self.focus = focus
         self.clients = ClientDirectory(connection: connection)
         clients.learned = { [unowned self] identity in self.learned(identity) }
+        announcedKind = model.history.last.kind?.rawValue ?? ""
     }
 
     /// Exports the object. Call before the event loop runs: calls that arrive earlier wait in libdbus's
@@ -59,32 +62,45 @@ public final class SizeSelectorObject {
             Method(.stepBy) { [unowned self] call throws(MethodError) in try self.step(by: Int(try call.int32(0)), for: call) },
             Method(.setIndex) { [unowned self] call throws(MethodError) in
                 let index = Int(try call.uint32(0))
-                try self.perform(for: call) { selection throws(SnapError) in try selection.set(index: index) }
+                try self.perform(for: call, .set) { selection throws(SnapError) in try selection.set(index: index) }
                 return self.committedReply
             },
             Method(.setSize) { [unowned self] call throws(MethodError) in
                 let size = Int(try call.int32(0))
-                try self.perform(for: call) { selection throws(SnapError) in try selection.set(size: size) }
+                try self.perform(for: call, .set) { selection throws(SnapError) in try selection.set(size: size) }
                 return self.committedReply
             },
             Method(.preview) { [unowned self] call throws(MethodError) in
                 // Named for people: a refusal to someone else says which program holds the preview.
                 let x = try call.double(0)
-                let client = self.clients.identity(of: call.sender)
-                let owner = PreviewOwner(call.sender, name: Texts.clientName(busName: client.uniqueName, pid: client.pid,
-                                                                             command: client.command))
-                try self.preview(x: x, by: owner, for: call)
+                try self.asking(call) { client throws(ModelError) in
+                    let owner = PreviewOwner(call.sender, name: Texts.clientName(busName: client.uniqueName, pid: client.pid,
+                                                                                 command: client.command))
+                    try self.model.preview(x: x, by: owner)
+                }
                 return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
             },
             Method(.commit) { [unowned self] call throws(MethodError) in
                 let x = try call.double(0), owner = PreviewOwner(call.sender)
-                try self.perform(for: call) { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
+                try self.perform(for: call, .commit) { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
                 return self.committedReply
             },
             Method(.cancel) { [unowned self] call throws(MethodError) in
                 let owner = PreviewOwner(call.sender)
-                try self.perform(for: call) { selection throws(SnapError) in try selection.cancel(by: owner) }
+                try self.perform(for: call, nil) { selection throws(SnapError) in try selection.cancel(by: owner) }
                 return []
+            },
+            Method(.undo) { [unowned self] call throws(MethodError) in
+                try self.asking(call) { client throws(ModelError) in try self.model.undo(by: client) }
+                return self.committedReply
+            },
+            Method(.redo) { [unowned self] call throws(MethodError) in
+                try self.asking(call) { client throws(ModelError) in try self.model.redo(by: client) }
+                return self.committedReply
+            },
+            Method(.getHistory) { [unowned self] call throws(MethodError) in
+                let limit = Int(clamping: try call.uint32(0))
+                return [.array(elementSignature: HistoryEntry.signature, self.model.history.newest(limit).map(\.value))]
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
                 guard let focus = self.focus else {
@@ -109,36 +125,29 @@ public final class SizeSelectorObject {
         SelectorReply(index: model.committedIndex, size: model.committedSize).selectedBody
     }
 
-    private func perform(for call: MethodCall,
-                         _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
-        caller = call.sender
+    /// Runs `request` for the caller of `call` (who it is, for ChangedBy and the history), turning a
+    /// refusal into its bus error.
+    private func asking<Result>(_ call: MethodCall, _ request: (ClientIdentity) throws(ModelError) -> Result) throws(MethodError) -> Result {
+        let client = clients.identity(of: call.sender)
+        caller = client
         defer { caller = nil }
         do {
-            try model.perform(transition)
+            return try request(client)
         } catch {
             throw named(error).dbusError
         }
     }
 
-    private func preview(x: Double, by owner: PreviewOwner, for call: MethodCall) throws(MethodError) {
-        caller = call.sender
-        defer { caller = nil }
-        do {
-            try model.preview(x: x, by: owner)
-        } catch {
-            throw named(error).dbusError
+    /// A transition for the caller; `kind` is what its commit is recorded as (nil: it never commits).
+    private func perform(for call: MethodCall, _ kind: ChangeKind?,
+                         _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
+        try asking(call) { client throws(ModelError) in
+            try model.perform(as: kind.map { ChangeCause($0, by: client) }, transition)
         }
     }
 
     private func step(by steps: Int, for call: MethodCall) throws(MethodError) -> [DBusValue] {
-        let result: StepResult
-        caller = call.sender
-        defer { caller = nil }
-        do {
-            result = try model.step(by: steps)
-        } catch {
-            throw named(error).dbusError
-        }
+        let result = try asking(call) { client throws(ModelError) in try model.step(by: steps, as: ChangeCause(.step, by: client)) }
         return SelectorReply(index: model.committedIndex, size: model.committedSize, atLimit: result.atLimit).stepBody
     }
 
@@ -156,6 +165,7 @@ public final class SizeSelectorObject {
     /// The bus said which process a client is: when `ChangedBy` names that client (by its unique
     /// name alone until now), it is announced again with the process.
     private func learned(_ identity: ClientIdentity) {
+        model.learned(identity)
         guard changedByBox.changedBy.uniqueName == identity.uniqueName, changedByBox.changedBy != identity else { return }
         changedByBox.changedBy = identity
         do {
@@ -173,11 +183,14 @@ public final class SizeSelectorObject {
         var properties: [SelectorProperty] = []
         var committed = false
         var authored = false
+        /// A change the history recorded: `LastChangeKind` names its kind when it differs from the last one.
+        var recorded = false
 
         mutating func add(_ other: Announcement) {
             properties += other.properties
             committed = committed || other.committed
             authored = authored || other.authored
+            recorded = recorded || other.recorded
         }
     }
 
@@ -196,11 +209,18 @@ public final class SizeSelectorObject {
         case .shownSize: Announcement(properties: [.shownSize], authored: true)
         case .valueText: Announcement(properties: [.valueText])
         case .previewing: Announcement(properties: [.previewing], authored: true)
+        case .canUndo: Announcement(properties: [.canUndo])
+        case .canRedo: Announcement(properties: [.canRedo])
+        // A change's kind is in the same PropertiesChanged (when it differs from the last), so a
+        // watcher tells an undo from a step. Only the kind: a few values, so the message is one of
+        // the few the templates keep (the whole entry, with its time, would make each one new and
+        // cost ~180k instructions per call to build); GetHistory has the rest.
+        case .lastChange: Announcement(recorded: true)
         case .stoppedAtEnd, .previewTouched: Announcement()
         }
     }
 
-    typealias Prepared = (names: [String], committed: Bool, authored: Bool)
+    typealias Prepared = (names: [String], committed: Bool, authored: Bool, recorded: Bool)
 
     /// The announcement of each set of state facts seen so far (names ready to send), made from
     /// `announcement(of:)` the first time the set occurs: this runs on every change, and the same
@@ -213,7 +233,7 @@ public final class SizeSelectorObject {
         for entry in prepared where entry.facts == state { return entry.announcement }
         var combined = Announcement()
         for fact in state.cases { combined.add(Self.announcement(of: fact)) }
-        let made = (combined.properties.map(\.name), combined.committed, combined.authored)
+        let made = (combined.properties.map(\.name), combined.committed, combined.authored, combined.recorded)
         if prepared.count < 32 { prepared.append((state, made)) }
         return made
     }
@@ -230,10 +250,17 @@ extension SizeSelectorObject: ModelAdapter {
         let announced = announcement(of: change.facts)
         var names = announced.names
         if announced.authored {
-            let by = caller.map(clients.identity(of:)) ?? .unknown
+            let by = caller ?? .unknown
             if by != changedByBox.changedBy {
                 changedByBox.changedBy = by
                 names.append(SelectorProperty.changedBy.name)
+            }
+        }
+        if announced.recorded {
+            let kind = model.history.last.kind?.rawValue ?? ""
+            if kind != announcedKind {
+                announcedKind = kind
+                names.append(SelectorProperty.lastChangeKind.name)
             }
         }
         guard !names.isEmpty else { return }

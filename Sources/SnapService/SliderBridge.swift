@@ -1,4 +1,5 @@
 import AtSpi
+import SizeSelectorContract
 import SnapCore
 import SnapTexts
 
@@ -7,6 +8,8 @@ import SnapTexts
 /// an action), so every observer — PropertiesChanged, Committed, persistence — sees them alike.
 final class SliderBridge: SliderSource {
     let model: SelectionModel
+    /// The accessibility bus's callers (while it is joined), for who wrote or acted in the history.
+    var clients: ClientDirectory?
 
     init(model: SelectionModel) {
         self.model = model
@@ -30,9 +33,13 @@ final class SliderBridge: SliderSource {
     let refusals = LimitedLog(interval: 10)
     let actionRefusals = LimitedLog(interval: 10)
 
-    func setIndexValue(_ value: Double) -> Bool {
+    private func cause(_ sender: String) -> ChangeCause {
+        ChangeCause(.accessible, by: clients?.identity(of: sender) ?? ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+    }
+
+    func setIndexValue(_ value: Double, by sender: String) -> Bool {
         do {
-            try model.perform { selection throws(SnapError) in try selection.set(indexValue: value) }
+            try model.perform(as: cause(sender)) { selection throws(SnapError) in try selection.set(indexValue: value) }
             return true
         } catch {
             refusals.log("refused an accessibility value write of \(value): \(error.dbusError.message)")
@@ -40,9 +47,9 @@ final class SliderBridge: SliderSource {
         }
     }
 
-    func step(by steps: Int) -> Bool {
+    func step(by steps: Int, sender: String) -> Bool {
         do {
-            let result = try model.step(by: steps)
+            let result = try model.step(by: steps, as: cause(sender))
             return !result.atLimit
         } catch {
             actionRefusals.log("refused an accessibility action (\(steps > 0 ? "increment" : "decrement")): \(error.dbusError.message)")

@@ -208,10 +208,16 @@ public final class StateStore {
         return nil
     }
 
-    /// Keeps a bad file for a person to look at (never deletes it, never overwrites an earlier one)
-    /// and says where it went: `state.bad-<seconds>`, or `state.bad-<seconds>-2`, `-3`... when two
-    /// bad files come within one second.
+    /// Keeps a bad file for a person to look at and says why.
     private func moveAside(_ reason: String) -> Loaded {
+        if let target = Self.keepAside(path) { return .unusable(reason: reason, movedTo: target) }
+        return .unusable(reason: reason + "; moving it aside failed: \(describeErrno())", movedTo: nil)
+    }
+
+    /// Moves the file at `path` aside (never deletes it, never overwrites an earlier one) and
+    /// returns where it went: `<path>.bad-<seconds>`, or `-2`, `-3`... when two bad files come within
+    /// one second; nil (errno set) when it could not be moved.
+    static func keepAside(_ path: String) -> String? {
         let stem = "\(path).bad-\(time(nil))"
         for number in 1...100 {
             let target = number == 1 ? stem : "\(stem)-\(number)"
@@ -220,15 +226,15 @@ public final class StateStore {
             // once lstat finds the name free.
             if POSIX.link(path, target) == 0 {
                 _ = POSIX.unlink(path)
-                return .unusable(reason: reason, movedTo: target)
+                return target
             }
             if errno == EEXIST { continue }
             var info = stat()
             if POSIX.status(target, &info, followLinks: false) == 0 { continue }
-            if POSIX.rename(path, target) == 0 { return .unusable(reason: reason, movedTo: target) }
+            if POSIX.rename(path, target) == 0 { return target }
             break
         }
-        return .unusable(reason: reason + "; moving it aside failed: \(describeErrno())", movedTo: nil)
+        return nil
     }
 
     static func folder(of path: String) -> String {

@@ -141,6 +141,16 @@ public struct Texts: Equatable, Sendable {
         tr("The size could not be saved, so nothing changed: %s.", problem)
     }
 
+    /// `Undo` with no change left to undo.
+    public static var nothingToUndo: String {
+        tr("There is nothing to undo.")
+    }
+
+    /// `Redo` with no undone change left to redo.
+    public static var nothingToRedo: String {
+        tr("There is nothing to redo.")
+    }
+
     /// `Focus` from a daemon started with --no-accessibility.
     public static var accessibilityTurnedOff: String {
         tr("The accessible slider is turned off: snapsized was started with --no-accessibility.")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DBusKit
+import SizeSelectorContract
 import TestSupport
 
 /// The slider as pyatspi (libatspi underneath) sees and drives it, on a private desktop per test.
@@ -73,6 +74,13 @@ struct PyatspiTests {
         // Beyond the ends: clamped, ties away from zero.
         let more = try fixture.python("act.py", ["set:-7", "set:0.5", "set:99"])
         #expect((more["steps"] as? [[String: Any]])?.map { $0.double("value") } == [0, 1, 4])
+        // Recorded as accessible changes, by the writer as the accessibility bus names it.
+        let entries = try HistoryEntry.list(try fixture.client.selector("GetHistory", [.uint32(10)]))
+        #expect(entries.map(\.kind) == [.accessible, .accessible, .accessible, .accessible], "\(entries)")
+        #expect(entries.map { [$0.from, $0.to] } == [[60, 100], [100, 20], [20, 40], [40, 100]], "\(entries)")
+        for entry in entries {
+            #expect(entry.by.uniqueName.hasPrefix(":") && entry.by.pid != 0 && entry.by.command.contains("act.py"), "\(entry)")
+        }
     }
 
     @Test("a value write or an action during an open preview is refused and changes nothing")

@@ -33,7 +33,8 @@ struct ContractTests {
         let regex = try NSRegularExpression(pattern: #"org\.snapsize\.SizeSelector1\.Error\.[A-Za-z]+"#)
         let range = NSRange(Self.xml.startIndex..., in: Self.xml)
         let documented = Set(regex.matches(in: Self.xml, range: range).compactMap { Range($0.range, in: Self.xml).map { String(Self.xml[$0]) } })
-        #expect(documented == [ErrorName.previewActive.rawValue, ErrorName.outOfRange.rawValue, ErrorName.noAccessibility.rawValue])
+        #expect(documented == [ErrorName.previewActive.rawValue, ErrorName.outOfRange.rawValue, ErrorName.noAccessibility.rawValue,
+                               ErrorName.nothingToUndo.rawValue, ErrorName.nothingToRedo.rawValue])
         #expect(!documented.contains(ErrorName.unexpectedReply.rawValue), "UnexpectedReply is the client's own, never sent")
     }
 
@@ -61,7 +62,8 @@ struct ContractTests {
                                      previewing: false, valueText: "30 px", valueTexts: ["10 px", "30 px", "50 px", "70 px"],
                                      label: "Brush", trackWidth: 200, trackInset: 4, layout: "numeric",
                                      changedBy: ClientIdentity(uniqueName: ":1.7", pid: 42, command: "snapsizectl set"),
-                                     configProblems: ["/c:1: unknown key 'x'; the file was not used"])
+                                     configProblems: ["/c:1: unknown key 'x'; the file was not used"],
+                                     canUndo: true, canRedo: true, lastChangeKind: "undo")
         // Every property differs from the sample, so none can pass by being left alone.
         for property in SelectorProperty.allCases {
             #expect(property.encode(reloaded) != property.encode(SelectorState.sample), "\(property)")

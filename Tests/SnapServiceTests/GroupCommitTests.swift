@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SizeSelectorContract
 @_spi(Testing) import DBusKit
 import SnapCore
 @testable import SnapService
@@ -15,10 +16,10 @@ struct GroupCommitTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/state"
         let model = try ModelTests.model(saving: path)
-        try model.perform { selection throws(SnapError) in try selection.set(index: 1) }  // sequence 1
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 1) }  // sequence 1
         let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
-        for _ in 0..<3 { try model.perform { selection throws(SnapError) in try selection.step(by: 1).change } }
+        for _ in 0..<3 { try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change } }
         #expect(model.committedIndex == 4)
         #expect(recorder.heard.map(\.seen) == [2, 3, 4], "each commit is announced in order")
         #expect(recorder.changes.allSatisfy { $0.facts.contains(.committedIndex) })
@@ -36,15 +37,18 @@ struct GroupCommitTests {
         let model = try ModelTests.model(saving: folder + "/blocked/state")
         let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
-        try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
-        try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
+        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
+        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
         guard case .saveFailed(let problem)? = model.endGroup() else {
             Issue.record("the failed save was not reported")
             return
         }
         #expect(problem.contains("blocked"))
         #expect(model.committedIndex == 2)
-        #expect(recorder.changes.last == ModelChange(SelectionChange(committed: 2, shown: 2)))
+        var undone = ModelChange(SelectionChange(committed: 2, shown: 2))
+        undone.insert([.lastChange, .canUndo])  // the group's entries go with it
+        #expect(recorder.changes.last == undone)
+        #expect(model.history.entries.isEmpty)
         #expect(recorder.heard.last?.seen == 2)
     }
 }

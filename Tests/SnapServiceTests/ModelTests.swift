@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SizeSelectorContract
 import SnapCore
 @testable import SnapService
 import TestSupport
@@ -23,10 +24,11 @@ struct ModelTests {
         let path = folder + "/state"
         let model = try Self.model(saving: path)
         let recorder = ChangeRecorder(model) { Self.saved(path) }
-        try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) }
         let seen = recorder.heard
         #expect(seen.count == 1)
-        #expect(seen.first?.change == ModelChange([.committedIndex, .committedSize, .shownIndex, .shownSize, .valueText]))
+        #expect(seen.first?.change == ModelChange([.committedIndex, .committedSize, .shownIndex, .shownSize, .valueText,
+                                                   .lastChange, .canUndo]))
         #expect(seen.first?.seen == 100, "what an adapter found on disk: \(String(describing: seen.first?.seen))")
         #expect(model.committedSize == 100)
     }
@@ -41,7 +43,7 @@ struct ModelTests {
         try model.preview(x: 12, by: owner)
         #expect(Self.saved(path) == nil)
         #expect(model.shownSize == 20 && model.committedSize == 60)
-        try model.perform { selection throws(SnapError) in try selection.commit(x: 12, by: owner) }
+        try model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in try selection.commit(x: 12, by: owner) }
         #expect(Self.saved(path) == 20)
     }
 
@@ -51,7 +53,7 @@ struct ModelTests {
         try model.preview(x: 12, by: PreviewOwner(":1.1"))
         let recorder = ChangeRecorder(model)
         #expect(throws: ModelError.refused(.previewActive(owner: PreviewOwner(":1.1")))) {
-            try model.perform { selection throws(SnapError) in try selection.step(by: 1).change }
+            try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
         }
         #expect(recorder.changes.isEmpty)
         #expect(model.committedSize == 60 && model.shownSize == 20)

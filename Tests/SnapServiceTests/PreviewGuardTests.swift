@@ -73,7 +73,7 @@ struct PreviewGuardTests {
     func commitStopsTheTimer() throws {
         let setup = try Setup(timeout: 0.4)
         try setup.model.preview(x: 12, by: setup.owner)
-        try setup.model.perform { selection throws(SnapError) in try selection.commit(x: 12, by: setup.owner) }
+        try setup.model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in try selection.commit(x: 12, by: setup.owner) }
         // A second preview by the same owner must get its own full timeout.
         setup.loop.advanceTime(by: 0.3)
         try setup.model.preview(x: 324, by: setup.owner)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SizeSelectorContract
 import SnapCore
 @testable import SnapService
 import SystemCalls
@@ -45,8 +46,9 @@ struct ReloadModelTests {
         #expect(model.sizes.sizes == [10, 30, 50, 70] && model.snapper.track.width == 200)
         #expect(model.valueTexts == ["10 points", "30 points", "50 points", "70 points"] && model.valueText == "70 points")
         let all = ModelChange([.sizes, .trackWidth, .valueTexts, .committedIndex, .committedSize, .shownIndex, .shownSize,
-                               .valueText])
+                               .valueText, .lastChange])
         #expect(change == all)
+        #expect(model.history.last.kind == .reload && model.history.last.by == .unknown && !model.history.canUndo)
         #expect(recorded.changes == [all], "no preview was open: no other change")
         #expect(recorded.recorder.heard.first?.seen == 70, "on disk when the adapter heard of it")
         #expect(try model.setSnapper(Self.newList) == nil, "the same list again changes nothing")

@@ -99,7 +99,7 @@ struct StateStoreTests {
         let mock = MockedCalls()
         mock.fail(.fdatasync, with: EIO)
         let result = withMockedCalls(mock) {
-            Result { () throws(ModelError) in try model.perform { selection throws(SnapError) in try selection.set(index: 4) } }
+            Result { () throws(ModelError) in try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) } }
         }
         guard case .failure(.saveFailed(let problem)) = result else {
             Issue.record("expected saveFailed, got \(result)")
@@ -109,7 +109,7 @@ struct StateStoreTests {
         #expect(model.committedSize == 60 && recorder.changes.isEmpty)
         #expect(folder.saved == 60)
         // The disk is back: the same request goes through.
-        try model.perform { selection throws(SnapError) in try selection.set(index: 4) }
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) }
         #expect(folder.saved == 100 && recorder.changes.count == 1)
     }
 }

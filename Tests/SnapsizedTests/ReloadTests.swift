@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SizeSelectorContract
 import DBusKit
 import SnapCore
 @testable import SnapService
@@ -43,7 +44,7 @@ struct ReloadTests {
             "Sizes": .array(elementSignature: "i", [10, 30, 50, 70].map { .int32($0) }), "TrackWidth": .double(200),
             "ValueTexts": texts, "SelectedIndex": .uint32(UInt32(index)), "ShownIndex": .uint32(UInt32(index)),
             "SelectedSize": .int32(Int32(size)), "ShownSize": .int32(Int32(size)), "ValueText": .string("\(size) points"),
-            "ChangedBy": .structure([.string(""), .uint32(0), .string("")]),
+            "ChangedBy": .structure([.string(""), .uint32(0), .string("")]), "LastChangeKind": .string("reload"),
         ]])
         #expect(watcher.committed.map { [$0.0, UInt32($0.1)] } == [[UInt32(index), UInt32(size)]])
         // dbus-monitor, a real client, saw both.
