@@ -30,6 +30,10 @@ public protocol SizeSelectorClient: AnyObject {
     func commit(x: Double) throws(MethodError) -> SelectorReply
     func cancel() throws(MethodError)
     func focus() throws(MethodError)
+    func undo() throws(MethodError) -> SelectorReply
+    func redo() throws(MethodError) -> SelectorReply
+    /// The newest `limit` changes of the committed size, oldest first.
+    func history(limit: Int) throws(MethodError) -> [HistoryEntry]
     /// The ValueText property on its own.
     func valueText() throws(MethodError) -> String
 
@@ -105,6 +109,18 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
     public func cancel() throws(MethodError) { _ = try call(.cancel) }
 
     public func focus() throws(MethodError) { _ = try call(.focus) }
+
+    public func undo() throws(MethodError) -> SelectorReply {
+        try SelectorReply(selected: try call(.undo), from: "Undo")
+    }
+
+    public func redo() throws(MethodError) -> SelectorReply {
+        try SelectorReply(selected: try call(.redo), from: "Redo")
+    }
+
+    public func history(limit: Int) throws(MethodError) -> [HistoryEntry] {
+        try HistoryEntry.list(try call(.getHistory, [.uint32(UInt32(clamping: limit))]))
+    }
 
     public func valueText() throws(MethodError) -> String {
         let property = SelectorProperty.valueText

@@ -23,6 +23,10 @@ struct WatchCommand: Command {
         In --json, "by" is the client whose call made the change, as far as the bus can tell, or null for a
         timeout, a client that left, or a change through the accessibility bus:
           {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}
+        """) + "\n" + tr("""
+        A change made by an undo or a redo is printed as 'undo' or 'redo' instead of 'commit'; in --json,
+        "kind" says what made the latest change of the committed size (step, set, commit, accessible, undo,
+        redo or reload).
         """)
     static let arguments: [ArgumentSpec] = [
         .option("count", value: "n", help: tr("Stop after n changes.")),
@@ -44,12 +48,15 @@ struct WatchCommand: Command {
         daemon = try CallOptions(arguments)
     }
 
-    enum Phase: String { case preview, commit, cancel }
+    enum Phase: String { case preview, commit, cancel, undo, redo }
 
     /// Which phase an announcement means, given what was known before it; nil when neither the
     /// committed nor the shown size moved (a reload's new words, track or layout): no line then.
     static func phase(of change: SelectorChange) -> Phase? {
         if change.selectedIndex != nil || change.selectedSize != nil { return .commit }
+        // An undo back to the size already committed (after a reload snapped it) moves nothing but the history.
+        if change.lastChangeKind == ChangeKind.undo.rawValue { return .undo }
+        if change.lastChangeKind == ChangeKind.redo.rawValue { return .redo }
         if change.previewing == false { return .cancel }
         if change.previewing == nil && change.shownIndex == nil && change.shownSize == nil { return nil }
         return .preview
@@ -61,7 +68,7 @@ struct WatchCommand: Command {
                 ("phase", .string(phase.rawValue)), ("index", .int(state.shownIndex)), ("size", .int(state.shownSize)),
                 ("valueText", .string(state.valueText)),
                 ("selectedIndex", .int(state.selectedIndex)), ("selectedSize", .int(state.selectedSize)),
-                ("by", StatusCommand.client(state.changedBy)),
+                ("by", StatusCommand.client(state.changedBy)), ("kind", .string(state.lastChangeKind)),
             ]).text
         }
         return "\(phase.rawValue) \(state.shownIndex) \(state.shownSize) \(state.valueText)"
@@ -79,7 +86,11 @@ struct WatchCommand: Command {
             guard var current = state else { return }
             current.apply(change)
             state = current
-            guard let phase = Self.phase(of: change) else { return }
+            guard var phase = Self.phase(of: change) else { return }
+            // The kind is announced when it differs; two undos in a row: the state still says undo.
+            if phase == .commit, let kind = ChangeKind(rawValue: current.lastChangeKind), kind == .undo || kind == .redo {
+                phase = kind == .undo ? .undo : .redo
+            }
             console.line(Self.line(phase, current, json: json))
             seen += 1
             if let count, seen >= count { loop.stop() }

@@ -27,6 +27,20 @@ final class FakeClient: SizeSelectorClient {
     func commit(x: Double) throws(MethodError) -> SelectorReply { throw MethodError(.failed, "not faked") }
     func cancel() throws(MethodError) {}
     func focus() throws(MethodError) { if let refusal { throw refusal } }
+    /// The history: what undo and redo go back to, as the daemon's rules say.
+    var entries: [HistoryEntry] = []
+    var undone: [HistoryEntry] = []
+    func undo() throws(MethodError) -> SelectorReply {
+        if let refusal { throw refusal }
+        guard let last = entries.last(where: { $0.kind != .undo }) else { throw MethodError(.nothingToUndo, "There is nothing to undo.") }
+        undone.append(last)
+        return try setIndex(current.sizes.firstIndex(of: last.from) ?? 0)
+    }
+    func redo() throws(MethodError) -> SelectorReply {
+        guard let last = undone.popLast() else { throw MethodError(.nothingToRedo, "There is nothing to redo.") }
+        return try setIndex(current.sizes.firstIndex(of: last.to) ?? 0)
+    }
+    func history(limit: Int) throws(MethodError) -> [HistoryEntry] { Array(entries.suffix(limit)) }
     func valueText() throws(MethodError) -> String { current.valueText }
     func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void) {}
     func receivePending() {}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import DBusKit
+import SizeSelectorContract
+import TestSupport
+
+/// snapsizectl undo, redo, history and watch's undo/redo lines, against a snapsized on a private bus.
+@Suite("snapsizectl undo, redo, history", .serialized)
+struct HistoryCommandTests {
+    @Test("undo and redo print the size like set; nothing to undo is exit 1 with the daemon's words; watch says undo and redo")
+    func undoRedo() throws {
+        let fixture = try DaemonFixture()
+        let nothing = try fixture.ctl(["undo"])
+        #expect(nothing.status == 1 && nothing.out == "" && nothing.err.contains("There is nothing to undo."), "\(nothing)")
+        let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--count", "4"], environment: fixture.environment)
+        #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") })
+        #expect(try fixture.ctl(["set", "80"]).out == "80\n")
+        #expect(try fixture.ctl(["inc"]).out == "100\n")
+        #expect(try fixture.ctl(["undo"]).out == "80\n")
+        #expect(try fixture.ctl(["undo", "--json"]).out == "{\"index\":2,\"size\":60}\n")
+        #expect(waitUntil(timeout: 10) { !watch.isRunning })
+        #expect(watch.stdout == "commit 3 80 80 points\ncommit 4 100 100 points\nundo 3 80 80 points\nundo 2 60 60 points\n")
+        #expect(try fixture.ctl(["redo"]).out == "80\n")
+        #expect(try fixture.ctl(["set", "40"]).status == 0)
+        let refused = try fixture.ctl(["redo"])
+        #expect(refused.status == 1 && refused.err.contains("There is nothing to redo."), "\(refused)")
+    }
+
+    @Test("history: newest last, local time, before → after, kind, who; --limit; --json one object per line; the same in Portuguese")
+    func history() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.ctl(["inc"])
+        _ = try fixture.ctl(["set", "20"])
+        _ = try fixture.ctl(["undo"])
+        let plain = try fixture.ctl(["history"])
+        #expect(plain.status == 0 && plain.err == "", "\(plain)")
+        let lines = plain.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(plain.out)")
+        // Who: the command as /proc told it, or the unique name when the process had already exited by
+        // the time the bus told the daemon its pid (the lookup is asynchronous; a short-lived client may
+        // be gone).
+        let pattern = try NSRegularExpression(pattern: #"^\d\d:\d\d:\d\d  (\d+) → (\d+)  (\w+)  (snapsizectl (\w+)|:\d+\.\d+) \(pid \d+\)$"#)
+        let parsed = lines.map { line -> [String] in
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return [line] }
+            let command = Range(match.range(at: 5), in: line).map { String(line[$0]) }
+            return (1...3).map { String(line[Range(match.range(at: $0), in: line)!]) } + (command.map { [$0] } ?? [])
+        }
+        #expect(parsed.map { Array($0.prefix(3)) } == [["60", "80", "step"], ["80", "20", "set"], ["20", "80", "undo"]], "\(plain.out)")
+        for (words, command) in zip(parsed, ["inc", "set", "undo"]) where words.count == 4 { #expect(words[3] == command, "\(plain.out)") }
+        #expect(try fixture.ctl(["history", "--limit", "1"]).out == lines[2] + "\n")
+        let json = try fixture.ctl(["history", "--json"]).out.split(separator: "\n").map { try parseJSONObject(String($0)) }
+        #expect(json.map { $0["seq"] as? Int } == [1, 2, 3])
+        #expect(json.map { $0["kind"] as? String } == ["step", "set", "undo"])
+        #expect(json.map { [$0["from"] as? Int, $0["to"] as? Int] } == [[60, 80], [80, 20], [20, 80]])
+        #expect(json.allSatisfy { by in
+            let who = by["by"] as? [String: Any]
+            return (who?["pid"] as? Int ?? 0) > 0 && ((who?["command"] as? String)?.hasPrefix("snapsizectl") ?? true)
+        })
+        #expect(json.allSatisfy { abs(($0["time"] as? Int ?? 0) / 1_000_000 - Int(time(nil))) < 3600 })
+        // Machine output never changes with the language.
+        let translated = try fixture.ctl(["history"], environment: ["LANG": "pt_BR.UTF-8", "LANGUAGE": "pt_BR"])
+        #expect(translated.status == 0 && translated.out == plain.out, "\(translated)")
+        let usage = try fixture.ctl(["history", "--limit", "x"])
+        #expect(usage.status == 64 && usage.err.contains("--limit: 'x' is not a number of changes"), "\(usage)")
+    }
+}
