@@ -69,6 +69,7 @@ public struct History: Equatable, Sendable {
     public var canRedo: Bool { !redoStack.isEmpty }
     public var nextUndo: Move? { undoStack.top }
     public var nextRedo: Move? { redoStack.top }
+    public var lastKind: ChangeKind? { ring.isEmpty ? nil : ring[(first + ring.count - 1) % ring.count].kind }
     public var last: HistoryEntry { ring.isEmpty ? .none : ring[(first + ring.count - 1) % ring.count] }
 
     /// Records a change from `from` to `to` at `time` (µs since the epoch) and applies its kind's rule
@@ -102,23 +103,34 @@ public struct History: Equatable, Sendable {
         }
     }
 
-    /// What `rewind(to:)` needs: taken before changes that may have to be taken back (a group whose
-    /// save fails). Small: the stacks are plain numbers, the entries are not copied.
+    /// What `rewind(to:)` needs: taken (`startMark`) before changes that may have to be taken back
+    /// (a group whose save fails), and ended by `rewind` or `endMark`. Small: the stacks' positions
+    /// only. Meanwhile each stack keeps the moves its pushes overwrite, so no stack is copied (a copy
+    /// shared with the mark would be copied again, element by element, by the next push: every
+    /// grouped commit).
     struct Mark {
         let lastSequence: UInt64
-        fileprivate let undoStack: MoveStack
-        fileprivate let redoStack: MoveStack
+        fileprivate let undoStack: MoveStack.Position
+        fileprivate let redoStack: MoveStack.Position
     }
 
-    var mark: Mark { Mark(lastSequence: lastSequence, undoStack: undoStack, redoStack: redoStack) }
+    mutating func startMark() -> Mark {
+        Mark(lastSequence: lastSequence, undoStack: undoStack.startJournal(), redoStack: redoStack.startJournal())
+    }
+
+    /// What was recorded since the mark stays.
+    mutating func endMark() {
+        undoStack.endJournal()
+        redoStack.endJournal()
+    }
 
     /// Takes back what was recorded since `mark` (entries that pushed older ones out do not bring them back).
     mutating func rewind(to mark: Mark) {
         ring = entries.filter { $0.sequence <= mark.lastSequence }
         first = 0
         lastSequence = mark.lastSequence
-        undoStack = mark.undoStack
-        redoStack = mark.redoStack
+        undoStack.rewind(to: mark.undoStack)
+        redoStack.rewind(to: mark.redoStack)
     }
 
     /// A client's process became known after its changes were recorded (the bus answers the
@@ -133,17 +145,12 @@ public struct History: Equatable, Sendable {
         return changed
     }
 
-    /// The entries newer than `sequence`, oldest first.
-    func entries(after sequence: UInt64) -> [HistoryEntry] {
-        var newer: [HistoryEntry] = []
-        var offset = ring.count - 1
-        while offset >= 0 {
-            let entry = ring[(first + offset) % ring.count]
-            if entry.sequence <= sequence { break }
-            newer.append(entry)
-            offset -= 1
-        }
-        return newer.reversed()
+    /// Runs `body` on each entry newer than `sequence`, oldest first (no array made: the file's
+    /// write runs after every few changes).
+    func forEachEntry(after sequence: UInt64, _ body: (HistoryEntry) -> Void) {
+        var newer = 0
+        while newer < ring.count, ring[(first + ring.count - 1 - newer) % ring.count].sequence > sequence { newer += 1 }
+        for offset in (ring.count - newer)..<ring.count { body(ring[(first + offset) % ring.count]) }
     }
 
     /// The newest `limit` entries, oldest first.
@@ -167,13 +174,49 @@ private struct MoveStack: Sendable {
 
     mutating func push(_ move: History.Move) {
         if count == History.capacity {
-            slots[bottom] = move
+            write(move, at: bottom)
             bottom = (bottom + 1) % slots.count
             return
         }
         let index = slots.isEmpty ? 0 : (bottom + count) % max(slots.count, 1)
-        if bottom == 0 && count == slots.count { slots.append(move) } else { slots[index] = move }
+        if bottom == 0 && count == slots.count { slots.append(move) } else { write(move, at: index) }
         count += 1
+    }
+
+    private mutating func write(_ move: History.Move, at index: Int) {
+        if journaling { journal.append((index, slots[index])) }
+        slots[index] = move
+    }
+
+    /// Where the stack stands, for `rewind(to:)`.
+    struct Position {
+        fileprivate let bottom: Int
+        fileprivate let count: Int
+        fileprivate let slots: Int
+    }
+
+    /// The moves overwritten since `startJournal` (slot, move), while `journaling`.
+    private var journal: [(Int, History.Move)] = []
+    private var journaling = false
+
+    mutating func startJournal() -> Position {
+        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
+        journaling = true
+        return Position(bottom: bottom, count: count, slots: slots.count)
+    }
+
+    mutating func endJournal() {
+        if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
+        journaling = false
+    }
+
+    /// Back to `position`: the overwritten moves restored, newest first, the slots appended since dropped.
+    mutating func rewind(to position: Position) {
+        for (index, move) in journal.reversed() { slots[index] = move }
+        slots.removeLast(slots.count - position.slots)
+        bottom = position.bottom
+        count = position.count
+        endJournal()
     }
 
     mutating func pop() -> History.Move? {

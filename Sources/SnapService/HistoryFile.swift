@@ -33,6 +33,8 @@ public final class HistoryFile {
     private var fd: Int32 = -1
     /// The lines of one write, kept from write to write.
     private var buffer: [UInt8] = []
+    /// The last client's part of a line, kept from line to line: a run of changes is mostly one client's.
+    private var who = Who()
     private var appended = 0
     /// The newest sequence number in the file.
     private(set) var written: UInt64 = 0
@@ -85,11 +87,14 @@ public final class HistoryFile {
         if history.lastSequence < written || history.revision != writtenRevision || appended + Int(history.lastSequence - written) >= Self.appendedLines || fd < 0 {
             problem = rewrite(history)
         } else {
-            let new = history.entries(after: written)
             buffer.removeAll(keepingCapacity: true)
-            for entry in new { Self.append("E", entry, to: &buffer) }
+            var count = 0
+            history.forEachEntry(after: written) { entry in
+                Self.append("E", entry, to: &buffer, who: &who)
+                count += 1
+            }
             problem = buffer.withUnsafeBytes { POSIX.writeAll(fd, $0) }.map { describeErrno($0) }
-            if problem == nil { appended += new.count }
+            if problem == nil { appended += count }
         }
         if let problem {
             if fd >= 0 { _ = POSIX.close(fd); fd = -1 }
@@ -112,7 +117,7 @@ public final class HistoryFile {
             made = POSIX.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }
         guard made >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
-        let bytes = Self.snapshot(history)
+        let bytes = Self.snapshot(history, who: &who)
         var problem = bytes.withUnsafeBytes { POSIX.writeAll(made, $0) }.map { "cannot write \(temporary): \(describeErrno($0))" }
         if problem == nil, POSIX.fchmod(made, 0o600) != 0 { problem = "cannot set the mode of \(temporary): \(describeErrno())" }
         // Once per `capacity` changes, after the reply: a rename of a file not yet on disk could
@@ -134,69 +139,154 @@ public final class HistoryFile {
     // MARK: The format
 
     static func snapshot(_ history: History) -> [UInt8] {
+        var who = Who()
+        return snapshot(history, who: &who)
+    }
+
+    static func snapshot(_ history: History, who: inout Who) -> [UInt8] {
         var bytes = Array((header + "\nS ").utf8)
+        bytes.reserveCapacity(64 * (3 * History.capacity + 8))
         appendNumber(history.lastSequence, to: &bytes)
         bytes.append(0x0A)
         for (tag, moves) in [(UInt8(ascii: "U"), history.undoable), (UInt8(ascii: "R"), history.redoable)] {
-            for move in moves {
-                bytes.append(tag)
-                bytes.append(0x20)
-                appendNumber(Int64(move.from), to: &bytes)
-                bytes.append(0x20)
-                appendNumber(Int64(move.to), to: &bytes)
-                bytes.append(0x0A)
-            }
+            for move in moves { append(tag, move, to: &bytes) }
         }
-        for entry in history.entries { append("L", entry, to: &bytes) }
+        history.forEachEntry(after: 0) { entry in append("L", entry, to: &bytes, who: &who) }
         return bytes
     }
 
-    /// One line, `<tag> <entry>\n`, written byte by byte: it runs after every change, and string
-    /// interpolation costs ten times as much.
-    static func append(_ tag: Unicode.Scalar, _ entry: HistoryEntry, to bytes: inout [UInt8]) {
-        let space = UInt8(ascii: " ")
-        bytes.append(UInt8(ascii: tag))
-        bytes.append(space)
-        appendNumber(entry.sequence, to: &bytes)
-        bytes.append(space)
-        appendNumber(entry.time, to: &bytes)
-        bytes.append(space)
-        appendNumber(Int64(entry.from), to: &bytes)
-        bytes.append(space)
-        appendNumber(Int64(entry.to), to: &bytes)
-        bytes.append(space)
-        if let kind = entry.kind { bytes += kind.rawValue.utf8 } else { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(space)
-        appendNumber(UInt64(entry.by.pid), to: &bytes)
-        bytes.append(space)
-        if entry.by.uniqueName.isEmpty { bytes.append(UInt8(ascii: "-")) } else { bytes += entry.by.uniqueName.utf8 }
-        bytes.append(space)
-        bytes += entry.by.command.utf8
-        bytes.append(UInt8(ascii: "\n"))
+    /// A client's part of a line, ` <pid> <unique name, or -> <command>\n`, made once per client.
+    struct Who {
+        private var name = "", pid: UInt32 = 0, command = ""
+        private var bytes: [UInt8] = []
+
+        mutating func append(_ identity: ClientIdentity, to line: inout [UInt8]) {
+            if bytes.isEmpty || identity.pid != pid || identity.uniqueName != name || identity.command != command { make(identity) }
+            line.append(contentsOf: bytes)
+        }
+
+        private mutating func make(_ identity: ClientIdentity) {
+            var made: [UInt8] = [UInt8(ascii: " ")]
+            appendNumber(UInt64(identity.pid), to: &made)
+            made.append(UInt8(ascii: " "))
+            if identity.uniqueName.isEmpty { made.append(UInt8(ascii: "-")) } else { made += identity.uniqueName.utf8 }
+            made.append(UInt8(ascii: " "))
+            made += identity.command.utf8
+            made.append(UInt8(ascii: "\n"))
+            (name, pid, command) = (identity.uniqueName, identity.pid, identity.command)
+            bytes = made
+        }
+    }
+
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    private static let kindWords: [[UInt8]] = ChangeKind.allCases.map { Array($0.rawValue.utf8) }
+
+    /// Bytes written backwards into a scratch buffer on the stack, each number's digits from the
+    /// right, two at a time: what a line is made of, but the client's part (`Who`).
+    struct Backwards {
+        let scratch: UnsafeMutableBufferPointer<UInt8>
+        var at: Int
+
+        init(_ scratch: UnsafeMutableBufferPointer<UInt8>) {
+            self.scratch = scratch
+            at = scratch.count
+        }
+
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: scratch[at...]) }
+
+        mutating func put(_ byte: UInt8) { at -= 1; scratch[at] = byte }
+
+        mutating func put(_ word: [UInt8]) {
+            at -= word.count
+            for (offset, byte) in word.enumerated() { scratch[at + offset] = byte }
+        }
+
+        mutating func put(_ value: UInt64) {
+            var rest = value
+            while rest >= 100 {
+                let next = rest / 100
+                putPair(Int(truncatingIfNeeded: rest &- next &* 100))
+                rest = next
+            }
+            if rest >= 10 { putPair(Int(truncatingIfNeeded: rest)) } else { put(UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")) }
+        }
+
+        mutating func put(_ value: Int64) {
+            put(value.magnitude)
+            if value < 0 { put(UInt8(ascii: "-")) }
+        }
+
+        private mutating func putPair(_ pair: Int) {
+            at -= 2
+            scratch[at] = digitPairs.utf8Start[pair &* 2]
+            scratch[at + 1] = digitPairs.utf8Start[pair &* 2 + 1]
+        }
+    }
+
+    /// One line, `<tag> <entry>\n`: it runs after every change, so all but the client's part is
+    /// written `Backwards` on the stack and the client's part is made once per client (`Who`): the
+    /// line is two appends (string interpolation costs ten times as much).
+    static func append(_ tag: Unicode.Scalar, _ entry: HistoryEntry, to bytes: inout [UInt8], who: inout Who) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
+            var line = Backwards(scratch)
+            if let kind = entry.kind { line.put(kindWords[kindIndex(kind)]) } else { line.put(UInt8(ascii: "-")) }
+            line.put(UInt8(ascii: " "))
+            line.put(Int64(entry.to))
+            line.put(UInt8(ascii: " "))
+            line.put(Int64(entry.from))
+            line.put(UInt8(ascii: " "))
+            line.put(entry.time)
+            line.put(UInt8(ascii: " "))
+            line.put(entry.sequence)
+            line.put(UInt8(ascii: " "))
+            line.put(UInt8(ascii: tag))
+            bytes.append(contentsOf: line.written)
+        }
+        who.append(entry.by, to: &bytes)
+    }
+
+    /// `<tag> <from> <to>\n`.
+    private static func append(_ tag: UInt8, _ move: History.Move, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
+            var line = Backwards(scratch)
+            line.put(UInt8(ascii: "\n"))
+            line.put(Int64(move.to))
+            line.put(UInt8(ascii: " "))
+            line.put(Int64(move.from))
+            line.put(UInt8(ascii: " "))
+            line.put(tag)
+            bytes.append(contentsOf: line.written)
+        }
+    }
+
+    private static func kindIndex(_ kind: ChangeKind) -> Int {
+        switch kind {
+        case .step: 0
+        case .set: 1
+        case .commit: 2
+        case .accessible: 3
+        case .undo: 4
+        case .redo: 5
+        case .reload: 6
+        }
     }
 
     /// The entry's line as text, without the tag (for tests).
     static func line(_ entry: HistoryEntry) -> String {
-        var bytes: [UInt8] = []
-        append("L", entry, to: &bytes)
+        var bytes: [UInt8] = [], who = Who()
+        append("L", entry, to: &bytes, who: &who)
         return String(decoding: bytes.dropFirst(2).dropLast(), as: UTF8.self)
     }
 
-    private static func appendNumber(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendNumber(value.magnitude, to: &bytes)
-    }
-
     private static func appendNumber(_ value: UInt64, to bytes: inout [UInt8]) {
-        // Digits from the right into a scratch buffer on the stack, then copied in one append.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var rest = value, start = 20
-            repeat {
-                start -= 1
-                scratch[start] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-            } while rest != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
+            var digits = Backwards(scratch)
+            digits.put(value)
+            bytes.append(contentsOf: digits.written)
         }
     }
 

@@ -20,7 +20,7 @@ struct ModelValues: SelectorValues {
     var trackWidth: Double { model.snapper.track.width }
     var trackInset: Double { model.snapper.track.inset }
     var layout: String { model.snapper.layout.rawValue }
-    var canUndo: Bool { model.history.canUndo }
-    var canRedo: Bool { model.history.canRedo }
-    var lastChangeKind: String { model.history.last.kind?.rawValue ?? "" }
+    var canUndo: Bool { model.canUndo }
+    var canRedo: Bool { model.canRedo }
+    var lastChangeKind: String { model.lastChangeKind?.rawValue ?? "" }
 }

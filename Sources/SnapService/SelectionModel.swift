@@ -31,6 +31,10 @@ public final class SelectionModel {
     /// The recent changes of the committed size and the undo position (`History`), recorded here,
     /// where every change passes, with the cause the caller names.
     public private(set) var history: History
+    // Read on every announced change: these look into the history where it is, not at a copy of it.
+    public var canUndo: Bool { history.canUndo }
+    public var canRedo: Bool { history.canRedo }
+    public var lastChangeKind: ChangeKind? { history.lastKind }
     /// Wall-clock time in microseconds since the epoch, for the history's entries.
     private let clock: () -> Int64
     /// The history before the open group's first commit: a group whose save fails goes back to it.
@@ -148,7 +152,7 @@ public final class SelectionModel {
         var changed = change(result)
         if changed.facts.contains(.committedIndex), let store {
             if grouping {
-                if lastSaved == nil { lastSaved = selection; historyBeforeGroup = history.mark }
+                if lastSaved == nil { lastSaved = selection; historyBeforeGroup = history.startMark() }
                 unsavedSize = next.committedSize
             } else if let problem = store.save(size: next.committedSize) {
                 throw .saveFailed(problem)
@@ -215,7 +219,10 @@ public final class SelectionModel {
         unsavedSize = nil
         lastSaved = nil
         historyBeforeGroup = nil
-        guard let problem = store.save(size: size) else { return nil }
+        guard let problem = store.save(size: size) else {
+            if savedHistory != nil { history.endMark() }
+            return nil
+        }
         var undone = ModelChange(SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
                                                  shown: saved.shown != selection.shown ? saved.shown : nil,
                                                  previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil))
@@ -227,6 +234,8 @@ public final class SelectionModel {
             if history.canUndo != could.0 { facts.insert(.canUndo) }
             if history.canRedo != could.1 { facts.insert(.canRedo) }
             undone.insert(facts)
+        } else if savedHistory != nil {
+            history.endMark()
         }
         selection = saved
         if !undone.isEmpty { publish(undone) }

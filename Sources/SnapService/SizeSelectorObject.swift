@@ -30,7 +30,7 @@ public final class SizeSelectorObject {
     /// The `ConfigProblems` property.
     let config: ConfigReport
     /// The `LastChangeKind` last announced.
-    private var announcedKind = ""
+    private var announcedKind: ChangeKind?
 
     /// Holds `ChangedBy` for the property getter, which captures it rather than `self`.
     final class ChangedByBox {
@@ -44,7 +44,7 @@ public final class SizeSelectorObject {
         self.focus = focus
         self.clients = ClientDirectory(connection: connection)
         clients.learned = { [unowned self] identity in self.learned(identity) }
-        announcedKind = model.history.last.kind?.rawValue ?? ""
+        announcedKind = model.lastChangeKind
     }
 
     /// Exports the object. Call before the event loop runs: calls that arrive earlier wait in libdbus's
@@ -257,7 +257,7 @@ extension SizeSelectorObject: ModelAdapter {
             }
         }
         if announced.recorded {
-            let kind = model.history.last.kind?.rawValue ?? ""
+            let kind = model.lastChangeKind
             if kind != announcedKind {
                 announcedKind = kind
                 names.append(SelectorProperty.lastChangeKind.name)
