@@ -63,4 +63,21 @@ struct HistoryCommandTests {
         let usage = try fixture.ctl(["history", "--limit", "x"])
         #expect(usage.status == 64 && usage.err.contains("--limit: 'x' is not a number of changes"), "\(usage)")
     }
+
+    @Test("snapsizectl inc, then history --json: the bus told the pid before the client had its reply; the command, when named, is right")
+    func namesTheClient() throws {
+        let fixture = try DaemonFixture()
+        for index in 0..<6 { _ = try fixture.ctl([index % 2 == 0 ? "dec" : "inc"]) }
+        let json = try fixture.ctl(["history", "--json"]).out.split(separator: "\n").map { try parseJSONObject(String($0)) }
+        let who = json.map { $0["by"] as? [String: Any] ?? [:] }
+        #expect(who.count == 6)
+        // The pid lookup goes out before the reply, and the bus answers in order: always known.
+        #expect(who.allSatisfy { ($0["pid"] as? Int ?? 0) > 0 }, "\(json)")
+        // The command is read from /proc when the answer comes, which races the client's exit (a few
+        // in a hundred are unnamed on a quiet machine, all six can be under the whole suite's load):
+        // when it is named, it is the right one.
+        let commands = who.compactMap { $0["command"] as? String }
+        #expect(commands.allSatisfy { $0 == "snapsizectl inc" || $0 == "snapsizectl dec" }, "\(json)")
+    }
 }
+
