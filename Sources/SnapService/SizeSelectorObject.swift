@@ -127,6 +127,7 @@ public final class SizeSelectorObject {
 
     /// Runs `request` for the caller of `call` (who it is, for ChangedBy and the history), turning a
     /// refusal into its bus error.
+    @discardableResult
     private func asking<Result>(_ call: MethodCall, _ request: (ClientIdentity) throws(ModelError) -> Result) throws(MethodError) -> Result {
         let client = clients.identity(of: call.sender)
         caller = client
