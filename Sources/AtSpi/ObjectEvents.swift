@@ -32,9 +32,9 @@ enum ObjectEvents {
                              detail1: Int32, data: DBusValue) {
         do {
             // Each event states what is true now (this value, focused or not), so while the bus is
-            // not reading only the latest per source, kind and detail is kept (bounded memory).
-            try connection.emitLatest(key: "\(path.rawValue) \(member) \(detail)", path: path, interface: object,
-                                      member: member, arguments: [
+            // not reading only the latest per source, kind and detail is kept (bounded memory): the
+            // connection holds a signal under its path, interface, member and first string, the detail.
+            try connection.emitSignal(path: path, interface: object, member: member, arguments: [
                 .string(detail), .int32(detail1), .int32(0), .variant(data), .array(elementSignature: "{sv}", []),
             ])
         } catch {

@@ -24,7 +24,7 @@ struct HeldSignals {
 /// A bounded outgoing queue for state signals: a bus that stops reading (wedged, or its
 /// dbus-daemon stopped with SIGSTOP) must not make the process grow with every change.
 extension Connection {
-    /// Bytes waiting to be written above which signals are held back instead of queued (`emitLatest`).
+    /// Bytes waiting to be written above which signals are held back instead of queued (`send`).
     public static let backlogLimit = 64 * 1024
 
     /// Bytes waiting to be written above which the event loop stops reading from the connection and
@@ -37,26 +37,6 @@ extension Connection {
     /// Bytes queued for sending and not yet written. The corresponding C function is
     /// `dbus_connection_get_outgoing_size`.
     public var queuedBytes: Int { Int(dbus_connection_get_outgoing_size(raw)) }
-
-    /// Broadcasts a signal of which only the latest one per `key` matters, because it states what
-    /// something is now. It goes out at once, like `emitSignal`, while the queue is short. While more
-    /// than `backlogLimit` bytes wait to be written it is held instead, replacing the one held under
-    /// the same key; everything held goes out once the queue is down to half the limit (the event
-    /// loop checks after each round). So memory stays bounded however long the bus is stuck, and a
-    /// listener still ends up with the latest state of everything once it reads again.
-    /// (`key` is only worked out when the signal is held: the usual case costs nothing extra.)
-    public func emitLatest(key: @autoclosure () -> String, path: ObjectPath, interface: InterfaceName, member: String,
-                           arguments: [DBusValue] = []) throws(MethodError) {
-        releaseHeldSignals()
-        let message = try signalMessage(path: path, interface: interface, member: member, arguments: arguments)
-        if !held.isEmpty || queuedBytes > Self.backlogLimit {
-            held.hold(message, key: key())
-        } else if isHoldingGroup {
-            groupHeld.append((message, true))
-        } else {
-            enqueue(message)
-        }
-    }
 
     /// Sends what was held, once the backlog is down to half the limit.
     func releaseHeldSignals() {

@@ -30,7 +30,7 @@ public final class Connection {
     var recentPath = RecentString(), recentInterface = RecentString()
     /// Signals and replies already built once (see `MessageTemplates`).
     var templates = MessageTemplates()
-    /// Signals held back while the bus is not reading (see `emitLatest`).
+    /// Signals held back while the bus is not reading (see `send`).
     var held = HeldSignals()
     /// While the event loop dispatches a group (`EventLoop.groupCommit`), replies and signals wait
     /// here until the group's changes are durable. The array is kept from group to group.
@@ -188,7 +188,7 @@ public final class Connection {
     }
 
     /// Sends `message` without waiting (or holds it while a group is being dispatched). A signal
-    /// sent while the connection is `backlogged` is held as `emitLatest` holds one, under its path,
+    /// sent while the connection is `backlogged` is held, replacing an earlier one under its path,
     /// interface, member and first string argument (for PropertiesChanged, also the names it
     /// carries): a bus that stops reading must not make the process grow with every change.
     func send(_ message: Message, isSignal: Bool = false) {
