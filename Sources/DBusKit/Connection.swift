@@ -30,6 +30,9 @@ public final class Connection {
     var recentPath = RecentString(), recentInterface = RecentString()
     /// Signals and replies already built once (see `MessageTemplates`).
     var templates = MessageTemplates()
+    /// Method returns addressed to a caller, copies of `templates`' own: apart, so that a stream of
+    /// new callers (each `snapsizectl` run is one) never pushes the signals out.
+    var replyTemplates = MessageTemplates()
     /// Signals held back while the bus is not reading (see `send`).
     var held = HeldSignals()
     /// While the event loop dispatches a group (`EventLoop.groupCommit`), replies and signals wait
@@ -169,6 +172,7 @@ public final class Connection {
         exports = ExportRegistry()
         subscriptions = [:]
         templates.removeAll()
+        replyTemplates.removeAll()
         held = HeldSignals()
     }
 

@@ -26,12 +26,21 @@ extension Connection {
         switch result {
         case .success(let values):
             do {
-                let reply = try templates.message(keyedBy: { $0.writeMethodReturn(body: values) }) { () throws(MethodError) in
-                    let template = Message.unaddressedMethodReturn()
-                    try template.append(values)
+                // Kept per caller too: a caller's run of calls gets the same few replies, and setting
+                // the destination on every copy cost libdbus more than the rest of the reply.
+                let caller = dbus_message_get_sender(message.raw)
+                let reply = try replyTemplates.message(keyedBy: { $0.writeMethodReturn(body: values, destination: caller) }) {
+                    () throws(MethodError) in
+                    let template = try templates.message(keyedBy: { $0.writeMethodReturn(body: values, destination: nil) }) {
+                        () throws(MethodError) in
+                        let template = Message.unaddressedMethodReturn()
+                        try template.append(values)
+                        return template
+                    }
+                    template.address(to: caller)
                     return template
                 }
-                reply.address(asReplyTo: message)
+                reply.answer(message)
                 if isHoldingGroup && !answersUndoneCallsWithErrors {
                     reply.undone = (message.member, routedUndoneReply)
                 }

@@ -49,20 +49,26 @@ final class Message {
     }
 
     /// A method return with no reply serial or destination yet: a template for
-    /// `MessageTemplates`, addressed per call with `address(asReplyTo:)`.
+    /// `MessageTemplates`, addressed with `address(to:)` and `answer(_:)`.
     static func unaddressedMethodReturn() -> Message {
         guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory("dbus_message_new") }
         dbus_message_set_no_reply(raw, 1)
         return Message(adopting: raw)
     }
 
-    /// Makes this method return answer `call`, as `dbus_message_new_method_return` would: the
-    /// call's serial as the reply serial, and its sender (when there is one) as the destination.
-    func address(asReplyTo call: Message) {
-        checkMemory(dbus_message_set_reply_serial(raw, dbus_message_get_serial(call.raw)), "dbus_message_set_reply_serial")
-        if let sender = dbus_message_get_sender(call.raw) {
-            checkMemory(dbus_message_set_destination(raw, sender), "dbus_message_set_destination")
+    /// Makes this method return a template of replies to `destination` (none: a connection
+    /// without a bus). Its reply serial is left to `answer(_:)`: libdbus appends a field to the header
+    /// for less than it takes to find and rewrite one already there.
+    func address(to destination: UnsafePointer<CChar>?) {
+        if let destination {
+            checkMemory(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
         }
+    }
+
+    /// Makes this copy of a template made by `address(to:)` with the call's sender answer `call`,
+    /// as `dbus_message_new_method_return` would: the call's serial as the reply serial.
+    func answer(_ call: Message) {
+        checkMemory(dbus_message_set_reply_serial(raw, dbus_message_get_serial(call.raw)), "dbus_message_set_reply_serial")
     }
 
     /// An error reply for `call`.

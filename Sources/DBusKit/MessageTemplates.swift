@@ -91,10 +91,12 @@ struct MessageTemplates {
             for name in invalidated { append(name) }
         }
 
-        /// A method return without a reply serial or destination; `Message.address(asReplyTo:)` adds them.
-        func writeMethodReturn(body: [DBusValue]) {
-            start(tag: 3)
+        /// A method return, to `destination` or (nil) not addressed yet (`Message.address(to:)`).
+        /// The body's encoding ends where it ends (counts and lengths), so the destination is the rest.
+        func writeMethodReturn(body: [DBusValue], destination: UnsafePointer<CChar>?) {
+            start(tag: destination == nil ? 3 : 4)
             append(body)
+            if let destination { append(UnsafeRawBufferPointer(start: destination, count: strlen(destination))) }
         }
 
         private func start(tag: UInt8) {

@@ -30,7 +30,18 @@ struct MessageTemplateTests {
         #expect(key([.string("\u{E9}")]) != key([.string("e\u{301}")]), "canonically equal, other bytes")
         #expect(key([.variant(.string("\u{E9}"))]) != key([.variant(.string("e\u{301}"))]))
         #expect(key([.uint32(1)]) != key([.int32(1)]))
-        #expect(key([]) != written { $0.writeMethodReturn(body: []) })
+        #expect(key([]) != written { $0.writeMethodReturn(body: [], destination: nil) })
+        let reply = { (body: [DBusValue], to: String?) in
+            written { writer in
+                guard let to else { return writer.writeMethodReturn(body: body, destination: nil) }
+                to.withCString { writer.writeMethodReturn(body: body, destination: $0) }
+            }
+        }
+        #expect(reply([.uint32(1)], ":1.5") == reply([.uint32(1)], ":1.5"))
+        #expect(reply([.uint32(1)], ":1.5") != reply([.uint32(1)], ":1.6"), "another caller")
+        #expect(reply([.uint32(1)], ":1.5") != reply([.uint32(1)], nil), "addressed or not")
+        #expect(reply([.uint32(1)], nil) != reply([.uint32(2)], nil))
+        #expect(reply([.string("a")], "b") != reply([.string("ab")], ""), "the body ends where its count says")
         #expect(key([.array(elementSignature: "u", [.uint32(1)]), .array(elementSignature: "u", [])])
                 != key([.array(elementSignature: "u", []), .array(elementSignature: "u", [.uint32(1)])]))
         #expect(key([.structure([.string("a"), .string("b")])]) != key([.structure([.string("ab"), .string("")])]))
@@ -81,7 +92,7 @@ struct MessageTemplateTests {
         let first = try templates.message(keyedBy: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
                                                                  body: [.uint32(3)]) }) { () throws(MethodError) in try tick(-1) }
         #expect(try first.arguments() == [.uint32(3)])
-        let second = try templates.message(keyedBy: { $0.writeMethodReturn(body: [.uint32(3)]) }) { () throws(MethodError) in try tick(99) }
+        let second = try templates.message(keyedBy: { $0.writeMethodReturn(body: [.uint32(3)], destination: nil) }) { () throws(MethodError) in try tick(99) }
         #expect(try second.arguments() == [.uint32(99)], "a method return is not the signal with the same body")
         // Keys longer than the writer's first buffer: it grows, and they still match byte for byte.
         let long = String(repeating: "x", count: 3000)
@@ -154,15 +165,17 @@ struct MessageTemplateTests {
         listener.stop()
     }
 
-    @Test("one reply template answers every caller, each at its own call")
+    @Test("a reply kept per caller answers that caller, each at its own call")
     func repliesReachTheirCaller() throws {
         let bus = try startBus()
         let address = bus.address
         let service = try LoopThread { loop in try TestService.start(on: loop, address: address) }
         let first = try Connection(address: bus.address)
         let second = try Connection(address: bus.address)
+        // The bus routes a reply by its destination and the caller takes it by its reply serial: a
+        // reply addressed to the other caller, or carrying an earlier call's serial, never arrives.
         for round in 0..<3 {
-            for client in [first, second] {
+            for client in [first, second, second, first] {
                 let answer = try client.call(destination: TestService.busName.rawValue, path: TestService.path,
                                              interface: TestService.interface.rawValue, member: "Echo",
                                              arguments: [.string("same")], timeoutMilliseconds: 5000)
