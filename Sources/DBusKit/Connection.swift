@@ -54,6 +54,8 @@ public final class Connection {
     public var onUndoneReply: ((_ member: String, _ error: MethodError) -> Void)?
     /// The `undoneReply` of the method being dispatched (set by the dispatcher for `reply`).
     var routedUndoneReply: [DBusValue]?
+    /// Set by `answerLater()` from the handler being run; the dispatcher takes it for `reply`.
+    var answeringLater: LaterReply?
 
     /// Opens a private connection to the bus at `address` and registers with it (`Hello`), blocking
     /// until the bus answers. The corresponding C functions are `dbus_connection_open_private` and

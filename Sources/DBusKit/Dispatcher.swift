@@ -22,6 +22,9 @@ extension Connection {
     /// Sends the reply (unless the caller asked for none). Outputs that cannot be written are a
     /// program bug in a handler: they become `Failed` on the wire and a line on stderr.
     func reply(to message: Message, with result: Result<[DBusValue], MethodError>) {
+        // A handler that asked to answer later (`Connection.answerLater`) is answered through that.
+        let thrown: MethodError? = if case .failure(let error) = result { error } else { nil }
+        if takeLaterReply(for: message, thrown: thrown) { return }
         guard message.expectsReply else { return }
         switch result {
         case .success(let values):

@@ -19,6 +19,9 @@ extension ErrorName {
     public static let outOfRange = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.OutOfRange")!
     /// Focus while the accessible slider is not on an accessibility bus.
     public static let noAccessibility = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NoAccessibility")!
+    /// Focus while the accessibility bus does not answer (its dbus-daemon hangs): no screen reader
+    /// can be told.
+    public static let accessibilityNotAnswering = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.AccessibilityNotAnswering")!
     /// Undo with no change left to undo.
     public static let nothingToUndo = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NothingToUndo")!
     /// Redo with no undone change left to redo.

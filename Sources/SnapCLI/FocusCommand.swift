@@ -7,8 +7,10 @@ struct FocusCommand: Command {
     static let abstract = tr("Ask the accessible slider to take screen-reader focus (bind it to a shortcut).")
     static let discussion = tr("""
         Prints nothing on success; a screen reader then speaks the slider ("Circle size horizontal slider
-        60 points"). Without an accessibility bus snapsized refuses with
-        org.snapsize.SizeSelector1.Error.NoAccessibility (exit 1); 'snapsizectl doctor' says why.
+        60 points"), which snapsized has handed to the accessibility bus before it answers. Without an
+        accessibility bus it refuses with org.snapsize.SizeSelector1.Error.NoAccessibility, and with
+        the error AccessibilityNotAnswering (of the same interface) when that bus does not answer
+        within 2 seconds (exit 1); 'snapsizectl doctor' says why.
         """)
     static let arguments: [ArgumentSpec] = [CommonArguments.timeout]
 

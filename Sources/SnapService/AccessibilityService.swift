@@ -31,6 +31,10 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private let loop: EventLoop
     /// A `Focus` asked for before the slider was ready.
     private let focusWanted: UntilReady<Void>
+    /// The answers of the `Focus` calls kept in `focusWanted`.
+    private var focusWaiting: [FocusAnswers.Answer] = []
+    /// The `Focus` calls whose events went out, until the bus shows it has read them.
+    private var focusAnswers: FocusAnswers!
 
     init(model: SelectionModel, session: Connection, loop: EventLoop,
          announce: DaemonSettings.Announce, environment: [String: String]) {
@@ -41,8 +45,12 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
         speaker.onDropped = { log($0) }
         focusWanted = UntilReady(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
-        focusWanted.onDropped = { log($0) }
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
+        focusAnswers = FocusAnswers(loop: loop) { [unowned bus] in bus.connection }
+        focusWanted.onDropped = { [unowned self] line in
+            log(line)
+            self.answerWaiting(.notAnswering(seconds: Int(Speaker.readyBound)))
+        }
     }
 
     func start() {
@@ -54,6 +62,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     func stop() {
         speaker.stop()
         focusWanted.forget()
+        answerWaiting(.noBus)
+        focusAnswers.abandon(.noBus)
         left()
         bus.close()
     }
@@ -116,21 +126,36 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         if focusWanted.take() != nil {
             app?.grabFocus()
             speaker.focusPresented()
+            let waiting = focusWaiting
+            focusWaiting = []
+            for answer in waiting { focusAnswers.sent(answer) }
         }
         speaker.channel = self
     }
 
     /// The D-Bus `Focus` method: the slider takes screen-reader focus now, or as soon as it is on
     /// the bus if it is on its way there (within the speaker's bound; after it, the request is
-    /// dropped and logged). False only when no accessibility bus is running.
-    func requestFocus() -> Bool {
+    /// dropped and logged). `answer` runs once the accessibility bus has shown that it took the
+    /// focus events (`FocusAnswers`), or with why not: no accessibility bus running, or none that
+    /// answers within the bound.
+    func requestFocus(_ answer: @escaping (FocusFailure?) -> Void) {
         if isReady, let app {
             app.grabFocus()
-            return true
+            focusAnswers.sent(answer)
+            return
         }
-        guard app != nil || bus.isSearching else { return false }
+        guard app != nil || bus.isSearching else { return answer(.noBus) }
+        guard focusWaiting.count < FocusAnswers.maximumWaiting else {
+            return answer(.notAnswering(seconds: Int(Speaker.readyBound)))
+        }
         focusWanted.keep(())
-        return true
+        focusWaiting.append(answer)
+    }
+
+    private func answerWaiting(_ failure: FocusFailure) {
+        let waiting = focusWaiting
+        focusWaiting = []
+        for answer in waiting { answer(failure) }
     }
 
     /// What one fact means on the accessibility bus, as events and speech.

@@ -33,3 +33,16 @@ extension ModelError: DBusErrorConvertible {
         }
     }
 }
+
+extension FocusFailure: DBusErrorConvertible {
+    public var dbusError: MethodError {
+        switch self {
+        case .turnedOff:
+            return MethodError(.noAccessibility, Texts.accessibilityTurnedOff)
+        case .noBus:
+            return MethodError(.noAccessibility, Texts.noAccessibilityBus)
+        case .notAnswering(let seconds):
+            return MethodError(.accessibilityNotAnswering, Texts.accessibilityNotAnswering(seconds: seconds))
+        }
+    }
+}

@@ -6,9 +6,9 @@ import SnapTexts
 /// Asks the accessible slider to take screen-reader focus: what the D-Bus `Focus` method needs
 /// from the accessible side, handed over by `Daemon`.
 public protocol FocusRequester: AnyObject {
-    /// True when the slider takes focus now, or will once it is on the bus it is joining; false
-    /// when no accessibility bus is running.
-    func requestFocus() -> Bool
+    /// Gives the slider focus now, or once it is on the bus it is joining; `answer` runs once, at
+    /// once or later on the loop: nil when the accessibility bus has taken the focus events, else why not.
+    func requestFocus(_ answer: @escaping (FocusFailure?) -> Void)
 }
 
 /// org.snapsize.SizeSelector1 at /org/snapsize/SizeSelector1: one table of methods, properties and
@@ -103,10 +103,13 @@ public final class SizeSelectorObject {
                 return [.array(elementSignature: HistoryEntry.signature, self.model.history.newest(limit).map(\.value))]
             },
             Method(.focus) { [unowned self] _ throws(MethodError) in
-                guard let focus = self.focus else {
-                    throw MethodError(.noAccessibility, Texts.accessibilityTurnedOff)
+                // Answered when the accessibility bus has the focus events, not before: success
+                // must mean a screen reader can hear it. The loop does not wait meanwhile.
+                guard let focus = self.focus else { throw FocusFailure.turnedOff.dbusError }
+                let later = self.connection.answerLater()
+                focus.requestFocus { failure in
+                    if let failure { later.fail(failure.dbusError) } else { later.succeed() }
                 }
-                guard focus.requestFocus() else { throw MethodError(.noAccessibility, Texts.noAccessibilityBus) }
                 return []
             },
         ], properties: SelectorProperty.allCases.map { [model, changedByBox, config] property in

@@ -161,4 +161,13 @@ public struct Texts: Equatable, Sendable {
         tr("No accessibility bus is running, so the slider cannot take focus: start at-spi-bus-launcher, "
            + "or turn on assistive technologies in your desktop settings.")
     }
+
+    /// `Focus` while the accessibility bus does not answer (its dbus-daemon stopped or hung).
+    public static func accessibilityNotAnswering(seconds: Int) -> String {
+        trn("The accessibility bus did not answer within %d second, so no screen reader was told: "
+            + "if this lasts, restart assistive technologies (log out and in again), then try again.",
+            "The accessibility bus did not answer within %d seconds, so no screen reader was told: "
+            + "if this lasts, restart assistive technologies (log out and in again), then try again.",
+            seconds, seconds)
+    }
 }

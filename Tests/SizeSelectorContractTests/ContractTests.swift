@@ -34,7 +34,7 @@ struct ContractTests {
         let range = NSRange(Self.xml.startIndex..., in: Self.xml)
         let documented = Set(regex.matches(in: Self.xml, range: range).compactMap { Range($0.range, in: Self.xml).map { String(Self.xml[$0]) } })
         #expect(documented == [ErrorName.previewActive.rawValue, ErrorName.outOfRange.rawValue, ErrorName.noAccessibility.rawValue,
-                               ErrorName.nothingToUndo.rawValue, ErrorName.nothingToRedo.rawValue])
+                               ErrorName.accessibilityNotAnswering.rawValue, ErrorName.nothingToUndo.rawValue, ErrorName.nothingToRedo.rawValue])
         #expect(!documented.contains(ErrorName.unexpectedReply.rawValue), "UnexpectedReply is the client's own, never sent")
     }
 
