@@ -5,40 +5,48 @@ import SystemCalls
 /// Keeps the history (`History`: its entries and the undo position) beside the state file, so that
 /// "who changed it" and Undo survive a restart. The state file stays the one durable truth: this
 /// file is written after the reply (`HistoryWriter`), never flushed on the commit path, and a
-/// crash may lose its newest lines, never an acknowledged size.
+/// crash may lose its newest records, never an acknowledged size.
 ///
-/// One text line per record, machine words only:
+/// After its first line, `snapsize-history 2\n`, records of fixed-size fields, numbers
+/// little-endian, each starting with its tag:
 ///
-///     snapsize-history 1
-///     S <last sequence>                 the snapshot: where the numbering goes on
-///     U <from> <to>                     the undo stack, bottom first
-///     R <from> <to>                     the redo stack, bottom first
-///     L <entry>                         the entries, oldest first
-///     E <entry>                         appended since: each replayed through `History.apply`
+///     S  tag, 7 zero bytes, last sequence (u64)                 16 bytes: the snapshot starts,
+///                                                                          where the numbering goes on
+///     U  tag, 7 zero bytes, from (i64), to (i64)                24 bytes: the undo stack, bottom first
+///     R  the same                                                          the redo stack, bottom first
+///     W  tag, 0, slot (u16), pid (u32), name and command        16 bytes, then the name's and the
+///        lengths (u32 each)                                                 command's UTF-8 bytes
+///     L  tag, kind (u8: `ChangeKind.allCases`' order), slot     40 bytes: the snapshot's entries,
+///        (u16), 4 zero bytes, sequence (u64), µs (i64),                    oldest first
+///        from (i64), to (i64)
+///     E  the same                                                          appended since: each replayed
+///                                                                          through `History.apply`
 ///
-/// where `<entry>` is `<sequence> <µs> <from> <to> <kind> <pid> <unique name, or -> <command>` (the
-/// command is the rest of the line, and has no control characters: `ClientDirectory`). A change
-/// appends one line; after `appendedLines` of them the file is rewritten as a snapshot
-/// (temporary file, flushed, renamed), so it stays below `maximumBytes`. Mode 0600, never reached
-/// through a symbolic link. A file that cannot be read is kept aside as a bad state file is.
+/// An entry names its client by a slot that a `W` defines before it (and may define again: a
+/// client that became known, or a slot no entry kept names any more taken by another), as
+/// `History.Clients` holds them. So a change appends 40 bytes, copied from the record as it is, and
+/// a new client once its `W`. After `appendedRecords` entries, or when the file would grow beyond
+/// `maximumBytes`, it is rewritten as a snapshot (temporary file, flushed, renamed). Mode 0600,
+/// never reached through a symbolic link. A file that cannot be read is kept aside as a bad state
+/// file is; a file of version 1 (text, `HistoryFileVersion1`) is read, and rewritten as version 2
+/// with the first change.
 public final class HistoryFile {
     public let path: String
-    /// How many lines are appended before the file is rewritten as a snapshot: the snapshot costs a
-    /// few hundred thousand instructions, so it comes once every few hundred changes (make profile).
-    static let appendedLines = 3 * History.capacity
-    /// Far above what a full snapshot and its appended lines take (about 600 lines of at most a few
-    /// hundred bytes; some 40 KiB in practice), and what load refuses beyond.
+    /// How many entries are appended before the file is rewritten as a snapshot.
+    static let appendedRecords = 3 * History.capacity
+    /// Far above what a full snapshot and its appended records take (some 20 KiB in practice; a
+    /// command line is at most 4 KiB), and what load refuses beyond.
     static let maximumBytes = 512 * 1024
-    static let header = "snapsize-history 1"
+    static let header = Array("snapsize-history 2\n".utf8)
     private var fd: Int32 = -1
-    /// The lines of one write, kept from write to write.
+    /// The records of one write, kept from write to write.
     private var buffer: [UInt8] = []
-    /// The last client's part of a line, kept from line to line: a run of changes is mostly one client's.
-    private var who = Who()
     private var appended = 0
+    private var bytes = 0
     /// The newest sequence number in the file.
     private(set) var written: UInt64 = 0
-    /// The history's `revision` the file has.
+    /// The generation of each client slot the file has (0: none; `History.Clients.generations`).
+    private var writtenGenerations: [Int] = []
     private var writtenRevision = 0
     /// A failure is logged once, until a write succeeds again.
     private var failing = false
@@ -59,17 +67,17 @@ public final class HistoryFile {
     /// The history the file holds (empty when there is none), and a sentence for the log when the
     /// file could not be used (it is then kept aside and the history starts empty).
     public func load() -> (history: History, problem: String?) {
-        switch SmallFile.read(path, maximumBytes: Self.maximumBytes, followLinks: false) {
+        switch SmallFile.load(path, maximumBytes: Self.maximumBytes, followLinks: false) {
         case .missing:
             return (History(), nil)
         case .unusable(let reason):
             return (History(), keepAside(reason))
-        case .text(let text):
-            guard let (history, appendedLines) = Self.parse(text) else {
+        case .bytes(let bytes):
+            guard let history = Self.parse(bytes) else {
                 return (History(), keepAside("it is not a history this snapsize can read"))
             }
+            // The first write makes a snapshot (nothing is open yet), in this version.
             written = history.lastSequence
-            appended = appendedLines
             return (history, nil)
         }
     }
@@ -79,22 +87,34 @@ public final class HistoryFile {
         return "the history file \(path) could not be used: \(reason)\(kept); the history starts empty"
     }
 
-    /// Writes what `history` holds beyond what the file has: appended lines, or a new snapshot
+    /// Writes what `history` holds beyond what the file has: appended records, or a new snapshot
     /// when enough are appended (or the history went back, a group's failed save). Returns a
     /// sentence for the log the first time writing fails (nil otherwise): the change stands.
     public func write(_ history: History) -> String? {
-        let problem: String?
-        if history.lastSequence < written || history.revision != writtenRevision || appended + Int(history.lastSequence - written) >= Self.appendedLines || fd < 0 {
+        var problem: String?
+        if history.lastSequence < written || fd < 0 || appended + Int(history.lastSequence - written) >= Self.appendedRecords {
             problem = rewrite(history)
         } else {
             buffer.removeAll(keepingCapacity: true)
             var count = 0
-            history.forEachEntry(after: written) { entry in
-                Self.append("E", entry, to: &buffer, who: &who)
+            let clients = history.clients
+            if clients.revision != writtenRevision {
+                for slot in 0..<clients.count where clients.isUsed(slot) { appendClient(slot, clients) }
+            }
+            history.forEachRecord(after: written) { record in
+                appendClient(record.client, clients)
+                Self.append(UInt8(ascii: "E"), record, to: &buffer)
                 count += 1
             }
-            problem = buffer.withUnsafeBytes { POSIX.writeAll(fd, $0) }.map { describeErrno($0) }
-            if problem == nil { appended += count }
+            if bytes + buffer.count > Self.maximumBytes {
+                problem = rewrite(history)
+            } else {
+                problem = buffer.withUnsafeBytes { POSIX.writeAll(fd, $0) }.map { describeErrno($0) }
+                if problem == nil {
+                    appended += count
+                    bytes += buffer.count
+                }
+            }
         }
         if let problem {
             if fd >= 0 { _ = POSIX.close(fd); fd = -1 }
@@ -102,9 +122,18 @@ public final class HistoryFile {
             return failing ? nil : "cannot write the history file \(path) (\(problem)); the history is kept in memory only"
         }
         written = history.lastSequence
-        writtenRevision = history.revision
+        writtenRevision = history.clients.revision
         failing = false
         return nil
+    }
+
+    /// A `W` for `slot` unless the file has the slot as it is.
+    private func appendClient(_ slot: Int, _ clients: Clients) {
+        let generation = clients.generations[slot]
+        if slot < writtenGenerations.count && writtenGenerations[slot] == generation { return }
+        while writtenGenerations.count <= slot { writtenGenerations.append(0) }
+        writtenGenerations[slot] = generation
+        Self.append(slot: slot, clients[slot], to: &buffer)
     }
 
     /// The whole history as a snapshot, in a temporary file flushed and renamed over the file.
@@ -117,153 +146,87 @@ public final class HistoryFile {
             made = POSIX.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }
         guard made >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
-        let bytes = Self.snapshot(history, who: &who)
-        var problem = bytes.withUnsafeBytes { POSIX.writeAll(made, $0) }.map { "cannot write \(temporary): \(describeErrno($0))" }
+        let snapshot = Self.snapshot(history)
+        var problem = snapshot.withUnsafeBytes { POSIX.writeAll(made, $0) }.map { "cannot write \(temporary): \(describeErrno($0))" }
         if problem == nil, POSIX.fchmod(made, 0o600) != 0 { problem = "cannot set the mode of \(temporary): \(describeErrno())" }
-        // Once per `capacity` changes, after the reply: a rename of a file not yet on disk could
-        // leave an empty one after a power cut.
+        // Once per `appendedRecords` changes, after the reply: a rename of a file not yet on disk
+        // could leave an empty one after a power cut.
         if problem == nil, POSIX.fsync(made) != 0 { problem = "cannot flush \(temporary): \(describeErrno())" }
         if problem == nil, POSIX.rename(temporary, path) != 0 { problem = "cannot rename \(temporary): \(describeErrno())" }
         if let problem {
             _ = POSIX.close(made)
             _ = POSIX.unlink(temporary)
+            writtenGenerations = []
             return problem
         }
         _ = POSIX.close(made)
         fd = POSIX.open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return "cannot open \(path): \(describeErrno())" }
+        let clients = history.clients
+        writtenGenerations = (0..<clients.count).map { clients.isUsed($0) ? clients.generations[$0] : 0 }
         appended = 0
+        bytes = snapshot.count
         return nil
     }
 
     // MARK: The format
 
     static func snapshot(_ history: History) -> [UInt8] {
-        var who = Who()
-        return snapshot(history, who: &who)
-    }
-
-    static func snapshot(_ history: History, who: inout Who) -> [UInt8] {
-        var bytes = Array((header + "\nS ").utf8)
-        bytes.reserveCapacity(64 * (3 * History.capacity + 8))
-        appendNumber(history.lastSequence, to: &bytes)
-        bytes.append(0x0A)
-        for (tag, moves) in [(UInt8(ascii: "U"), history.undoable), (UInt8(ascii: "R"), history.redoable)] {
-            for move in moves { append(tag, move, to: &bytes) }
+        var bytes = header
+        bytes.reserveCapacity(header.count + 16 + 48 * History.capacity + 40 * History.capacity + 64 * history.clients.count)
+        withRecord(16) { record in
+            record.storeBytes(of: UInt64(UInt8(ascii: "S")), toByteOffset: 0, as: UInt64.self)
+            record.storeBytes(of: history.lastSequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+            bytes.append(contentsOf: record)
         }
-        history.forEachEntry(after: 0) { entry in append("L", entry, to: &bytes, who: &who) }
+        for (tag, moves) in [(UInt8(ascii: "U"), history.undoable), (UInt8(ascii: "R"), history.redoable)] {
+            for move in moves {
+                withRecord(24) { record in
+                    record.storeBytes(of: UInt64(tag), toByteOffset: 0, as: UInt64.self)
+                    record.storeBytes(of: Int64(move.from).littleEndian, toByteOffset: 8, as: Int64.self)
+                    record.storeBytes(of: Int64(move.to).littleEndian, toByteOffset: 16, as: Int64.self)
+                    bytes.append(contentsOf: record)
+                }
+            }
+        }
+        let clients = history.clients
+        for slot in 0..<clients.count where clients.isUsed(slot) { append(slot: slot, clients[slot], to: &bytes) }
+        history.forEachRecord(after: 0) { append(UInt8(ascii: "L"), $0, to: &bytes) }
         return bytes
     }
 
-    /// A client's part of a line, ` <pid> <unique name, or -> <command>\n`, made once per client.
-    struct Who {
-        private var name = "", pid: UInt32 = 0, command = ""
-        private var bytes: [UInt8] = []
+    private static func withRecord(_ size: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { body($0) }
+    }
 
-        mutating func append(_ identity: ClientIdentity, to line: inout [UInt8]) {
-            if bytes.isEmpty || identity.pid != pid || identity.uniqueName != name || identity.command != command { make(identity) }
-            line.append(contentsOf: bytes)
-        }
-
-        private mutating func make(_ identity: ClientIdentity) {
-            var made: [UInt8] = [UInt8(ascii: " ")]
-            appendNumber(UInt64(identity.pid), to: &made)
-            made.append(UInt8(ascii: " "))
-            if identity.uniqueName.isEmpty { made.append(UInt8(ascii: "-")) } else { made += identity.uniqueName.utf8 }
-            made.append(UInt8(ascii: " "))
-            made += identity.command.utf8
-            made.append(UInt8(ascii: "\n"))
-            (name, pid, command) = (identity.uniqueName, identity.pid, identity.command)
-            bytes = made
+    /// An `L` or `E`: the record's numbers as they are (on a little-endian machine, `littleEndian` is no work).
+    static func append(_ tag: UInt8, _ record: History.Record, to bytes: inout [UInt8]) {
+        withRecord(40) { raw in
+            let head = UInt64(tag) | UInt64(kindIndex(record.kind)) << 8 | UInt64(UInt16(truncatingIfNeeded: record.client)) << 16
+            raw.storeBytes(of: head.littleEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: record.sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: record.time.littleEndian, toByteOffset: 16, as: Int64.self)
+            raw.storeBytes(of: Int64(record.from).littleEndian, toByteOffset: 24, as: Int64.self)
+            raw.storeBytes(of: Int64(record.to).littleEndian, toByteOffset: 32, as: Int64.self)
+            bytes.append(contentsOf: raw)
         }
     }
 
-    private static let digitPairs: StaticString = """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
-    private static let kindWords: [[UInt8]] = ChangeKind.allCases.map { Array($0.rawValue.utf8) }
-
-    /// Bytes written backwards into a scratch buffer on the stack, each number's digits from the
-    /// right, two at a time: what a line is made of, but the client's part (`Who`).
-    struct Backwards {
-        let scratch: UnsafeMutableBufferPointer<UInt8>
-        var at: Int
-
-        init(_ scratch: UnsafeMutableBufferPointer<UInt8>) {
-            self.scratch = scratch
-            at = scratch.count
+    /// A `W`: `slot` names `identity`.
+    static func append(slot: Int, _ identity: ClientIdentity, to bytes: inout [UInt8]) {
+        var name = identity.uniqueName, command = identity.command
+        withRecord(16) { raw in
+            let head = UInt64(UInt8(ascii: "W")) | UInt64(UInt16(truncatingIfNeeded: slot)) << 16 | UInt64(identity.pid) << 32
+            raw.storeBytes(of: head.littleEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: name.utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: command.utf8.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+            bytes.append(contentsOf: raw)
         }
-
-        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: scratch[at...]) }
-
-        mutating func put(_ byte: UInt8) { at -= 1; scratch[at] = byte }
-
-        mutating func put(_ word: [UInt8]) {
-            at -= word.count
-            for (offset, byte) in word.enumerated() { scratch[at + offset] = byte }
-        }
-
-        mutating func put(_ value: UInt64) {
-            var rest = value
-            while rest >= 100 {
-                let next = rest / 100
-                putPair(Int(truncatingIfNeeded: rest &- next &* 100))
-                rest = next
-            }
-            if rest >= 10 { putPair(Int(truncatingIfNeeded: rest)) } else { put(UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")) }
-        }
-
-        mutating func put(_ value: Int64) {
-            put(value.magnitude)
-            if value < 0 { put(UInt8(ascii: "-")) }
-        }
-
-        private mutating func putPair(_ pair: Int) {
-            at -= 2
-            scratch[at] = digitPairs.utf8Start[pair &* 2]
-            scratch[at + 1] = digitPairs.utf8Start[pair &* 2 + 1]
-        }
+        name.withUTF8 { bytes.append(contentsOf: $0) }
+        command.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// One line, `<tag> <entry>\n`: it runs after every change, so all but the client's part is
-    /// written `Backwards` on the stack and the client's part is made once per client (`Who`): the
-    /// line is two appends (string interpolation costs ten times as much).
-    static func append(_ tag: Unicode.Scalar, _ entry: HistoryEntry, to bytes: inout [UInt8], who: inout Who) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
-            var line = Backwards(scratch)
-            if let kind = entry.kind { line.put(kindWords[kindIndex(kind)]) } else { line.put(UInt8(ascii: "-")) }
-            line.put(UInt8(ascii: " "))
-            line.put(Int64(entry.to))
-            line.put(UInt8(ascii: " "))
-            line.put(Int64(entry.from))
-            line.put(UInt8(ascii: " "))
-            line.put(entry.time)
-            line.put(UInt8(ascii: " "))
-            line.put(entry.sequence)
-            line.put(UInt8(ascii: " "))
-            line.put(UInt8(ascii: tag))
-            bytes.append(contentsOf: line.written)
-        }
-        who.append(entry.by, to: &bytes)
-    }
-
-    /// `<tag> <from> <to>\n`.
-    private static func append(_ tag: UInt8, _ move: History.Move, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
-            var line = Backwards(scratch)
-            line.put(UInt8(ascii: "\n"))
-            line.put(Int64(move.to))
-            line.put(UInt8(ascii: " "))
-            line.put(Int64(move.from))
-            line.put(UInt8(ascii: " "))
-            line.put(tag)
-            bytes.append(contentsOf: line.written)
-        }
-    }
-
-    private static func kindIndex(_ kind: ChangeKind) -> Int {
+    private static func kindIndex(_ kind: ChangeKind) -> UInt8 {
         switch kind {
         case .step: 0
         case .set: 1
@@ -275,69 +238,74 @@ public final class HistoryFile {
         }
     }
 
-    /// The entry's line as text, without the tag (for tests).
-    static func line(_ entry: HistoryEntry) -> String {
-        var bytes: [UInt8] = [], who = Who()
-        append("L", entry, to: &bytes, who: &who)
-        return String(decoding: bytes.dropFirst(2).dropLast(), as: UTF8.self)
-    }
+    private static let kinds = ChangeKind.allCases
 
-    private static func appendNumber(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var digits = Backwards(scratch)
-            digits.put(value)
-            bytes.append(contentsOf: digits.written)
+    /// The history in `bytes` (either version); nil when it is not one of the format's. A last
+    /// record cut short (a write cut short) is left out.
+    static func parse(_ bytes: [UInt8]) -> History? {
+        if bytes.starts(with: HistoryFileVersion1.header) {
+            return String(validating: bytes, as: UTF8.self).flatMap(HistoryFileVersion1.parse)
         }
+        guard bytes.starts(with: header) else { return nil }
+        return bytes.withUnsafeBytes { parse(records: UnsafeRawBufferPointer(rebasing: $0[header.count...])) }
     }
 
-    /// The history in `text` and how many lines were appended since its snapshot; nil when any
-    /// line is not one of the format's. A last line without its newline (a write cut short) is left out.
-    static func parse(_ text: String) -> (History, Int)? {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first.map(String.init) == header else { return nil }
-        lines.removeFirst()
-        if lines.last?.isEmpty == true { lines.removeLast() } else if !lines.isEmpty { lines.removeLast() }
-        var sequence: UInt64 = 0
-        var undoable: [History.Move] = [], redoable: [History.Move] = [], entries: [HistoryEntry] = []
-        var replayed: [HistoryEntry] = []
-        for line in lines {
-            let fields = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            guard fields.count == 2 else { return nil }
-            let rest = fields[1]
-            switch fields[0] {
-            case "S":
-                guard let value = UInt64(rest), replayed.isEmpty else { return nil }
-                sequence = value
-            case "U", "R":
-                let numbers = rest.split(separator: " ").compactMap { Int($0) }
-                guard numbers.count == 2, replayed.isEmpty else { return nil }
-                (fields[0] == "U" ? { undoable.append($0) } : { redoable.append($0) })(History.Move(from: numbers[0], to: numbers[1]))
-            case "L":
-                guard let entry = entry(rest), replayed.isEmpty else { return nil }
-                entries.append(entry)
-            case "E":
-                guard let entry = entry(rest) else { return nil }
-                replayed.append(entry)
+    private static func parse(records raw: UnsafeRawBufferPointer) -> History? {
+        var history = History(), sequence: UInt64 = 0
+        var undoable: [History.Move] = [], redoable: [History.Move] = [], entries: [History.Record] = []
+        var replaying = false
+        var at = 0
+        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self)) }
+        func i64(_ offset: Int) -> Int64 { Int64(bitPattern: u64(offset)) }
+        func u32(_ offset: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self))) }
+        while at < raw.count {
+            let tag = raw[at], rest = raw.count - at
+            let size = tag == UInt8(ascii: "S") ? 16 : tag == UInt8(ascii: "U") || tag == UInt8(ascii: "R") ? 24
+                : tag == UInt8(ascii: "W") ? 16 : 40
+            if rest < size { break }  // cut short
+            let head = u64(0)
+            switch tag {
+            case UInt8(ascii: "S"):
+                guard head >> 8 == 0, !replaying, entries.isEmpty else { return nil }
+                sequence = u64(8)
+            case UInt8(ascii: "U"), UInt8(ascii: "R"):
+                guard head >> 8 == 0, !replaying, entries.isEmpty else { return nil }
+                let move = History.Move(from: Int(i64(8)), to: Int(i64(16)))
+                if tag == UInt8(ascii: "U") { undoable.append(move) } else { redoable.append(move) }
+            case UInt8(ascii: "W"):
+                let nameLength = u32(8), commandLength = u32(12)
+                guard head >> 8 & 0xFF == 0, nameLength <= 255, commandLength <= 64 * 1024 else { return nil }
+                if rest < size + nameLength + commandLength { at = raw.count; continue }  // cut short
+                let text = { (offset: Int, count: Int) in
+                    String(validating: UnsafeRawBufferPointer(rebasing: raw[(at + offset)..<(at + offset + count)]), as: UTF8.self)
+                }
+                guard let name = text(size, nameLength), let command = text(size + nameLength, commandLength),
+                      history.define(slot: Int(head >> 16 & 0xFFFF), as: ClientIdentity(uniqueName: name, pid: UInt32(head >> 32),
+                                                                                         command: command))
+                else { return nil }
+                at += nameLength + commandLength
+            case UInt8(ascii: "L"), UInt8(ascii: "E"):
+                let kind = Int(head >> 8 & 0xFF), slot = Int(head >> 16 & 0xFFFF)
+                guard head >> 32 == 0, kind < kinds.count, history.clients.isDefined(slot) else { return nil }
+                let record = History.Record(sequence: u64(8), time: i64(16), from: Int(i64(24)), to: Int(i64(32)),
+                                            kind: kinds[kind], client: slot)
+                if tag == UInt8(ascii: "L") {
+                    guard !replaying else { return nil }
+                    entries.append(record)
+                } else {
+                    if !replaying {
+                        history.restore(entries, undoable: undoable, redoable: redoable, lastSequence: sequence)
+                        replaying = true
+                    }
+                    guard record.sequence > history.lastSequence else { return nil }
+                    history.apply(record)
+                }
             default:
                 return nil
             }
+            at += size
         }
-        var history = History(entries: entries, undoable: undoable, redoable: redoable, lastSequence: sequence)
-        for entry in replayed {
-            guard entry.sequence > history.lastSequence else { return nil }
-            history.apply(entry)
-        }
-        return (history, replayed.count)
-    }
-
-    private static func entry(_ text: Substring) -> HistoryEntry? {
-        let fields = text.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: false)
-        guard fields.count >= 7, let sequence = UInt64(fields[0]), let time = Int64(fields[1]), let from = Int(fields[2]),
-              let to = Int(fields[3]), let kind = ChangeKind(rawValue: String(fields[4])), let pid = UInt32(fields[5])
-        else { return nil }
-        let name = fields[6] == "-" ? "" : String(fields[6])
-        let command = fields.count > 7 ? String(fields[7]) : ""
-        return HistoryEntry(sequence: sequence, time: time, from: from, to: to, kind: kind,
-                            by: ClientIdentity(uniqueName: name, pid: pid, command: command))
+        if !replaying { history.restore(entries, undoable: undoable, redoable: redoable, lastSequence: sequence) }
+        return history
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 import SystemCalls
 
-/// What reading a small file (the config file; /proc/<pid>/cmdline as bytes) found.
+/// What reading a small file (the config file, the history file; /proc/<pid>/cmdline as bytes) found.
 enum SmallFile: Equatable {
     case missing
     case text(String)
@@ -11,6 +11,26 @@ enum SmallFile: Equatable {
     /// Reads `path` if it is a regular file of at most `maximumBytes` of UTF-8. Symbolic links are
     /// followed only when `followLinks` is true (a state file is always ours, never a link).
     static func read(_ path: String, maximumBytes: Int, followLinks: Bool) -> SmallFile {
+        switch load(path, maximumBytes: maximumBytes, followLinks: followLinks) {
+        case .missing: return .missing
+        case .unusable(let reason): return .unusable(reason)
+        case .bytes(let bytes):
+            guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
+                return .unusable("it is not text (it holds bytes that are not UTF-8)")
+            }
+            return .text(text)
+        }
+    }
+
+    /// What `load` found: `read`'s answers, the file's bytes as they are.
+    enum Loaded: Equatable {
+        case missing
+        case bytes([UInt8])
+        case unusable(String)
+    }
+
+    /// `read` without the check that the bytes are text (the history file is not).
+    static func load(_ path: String, maximumBytes: Int, followLinks: Bool) -> Loaded {
         var info = stat()
         let found = POSIX.status(path, &info, followLinks: followLinks)
         if found != 0 {
@@ -29,10 +49,7 @@ enum SmallFile: Equatable {
             return .unusable("it cannot be read: \(describeErrno())")
         }
         if bytes.count > maximumBytes { return .unusable("it grew beyond \(maximumBytes) bytes while being read") }
-        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
-            return .unusable("it is not text (it holds bytes that are not UTF-8)")
-        }
-        return .text(text)
+        return .bytes(bytes)
     }
 }
 
