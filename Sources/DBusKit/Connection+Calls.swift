@@ -24,10 +24,15 @@ extension Connection {
     /// dispatch on the owning thread: with the reply's values, the peer's error, or a NoReply error
     /// when `timeoutMilliseconds` passes (libdbus's pending-call timeout, driven by the event loop).
     ///
+    /// With `holdingRepliesTo`, every reply (method return or error) this connection sends to that
+    /// client meanwhile is kept back, in order, until `reply` has run, so at most
+    /// `timeoutMilliseconds` (pass a short one): for learning something about a client that it could
+    /// take away once it has its answer, such as its process.
+    ///
     /// Throws (and never calls `reply`) when the call could not be sent at all.
     /// The corresponding C functions are `dbus_connection_send_with_reply` and `dbus_pending_call_set_notify`.
     public func callAsync(destination: String, path: ObjectPath, interface: String?, member: String,
-                          arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1,
+                          arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1, holdingRepliesTo client: String? = nil,
                           reply: @escaping (Result<[DBusValue], MethodError>) -> Void) throws(MethodError) {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
@@ -36,7 +41,15 @@ extension Connection {
         checkMemory(dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds),
                     "dbus_connection_send_with_reply")
         guard let pending else { throw MethodError(.disconnected, "Connection is not connected") }
-        let box = Unmanaged.passRetained(PendingReply(reply)).toOpaque()
+        var handler = reply
+        if let client {
+            heldReplies.open(client)
+            handler = { [weak self] result in
+                reply(result)
+                self?.releaseReplies(to: client)
+            }
+        }
+        let box = Unmanaged.passRetained(PendingReply(handler)).toOpaque()
         checkMemory(dbus_pending_call_set_notify(pending, pendingTrampoline, box, pendingReleaseTrampoline),
                     "dbus_pending_call_set_notify")
         // The connection keeps its own reference until the call completes and the notify has run.

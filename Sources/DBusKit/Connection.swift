@@ -39,6 +39,8 @@ public final class Connection {
     /// here until the group's changes are durable. The array is kept from group to group.
     var isHoldingGroup = false
     var groupHeld: [(message: Message, isSignal: Bool)] = []
+    /// Replies to clients while a `callAsync(…holdingRepliesTo:…)` about them is pending.
+    var heldReplies = HeldReplies()
     /// Whether more than `backlogLimit` bytes waited to be written when the event loop last looked
     /// (once a round): signals sent meanwhile are held (see `send`). Never set outside a loop.
     var backlogged = false
@@ -176,6 +178,7 @@ public final class Connection {
         templates.removeAll()
         replyTemplates.removeAll()
         held = HeldSignals()
+        heldReplies.removeAll()
     }
 
     /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.
@@ -197,11 +200,13 @@ public final class Connection {
     /// sent while the connection is `backlogged` is held, replacing an earlier one under its path,
     /// interface, member and first string argument (for PropertiesChanged, also the names it
     /// carries): a bus that stops reading must not make the process grow with every change.
+    /// A reply to a client some `callAsync(…holdingRepliesTo:…)` is about waits for that call.
     func send(_ message: Message, isSignal: Bool = false) {
         if isHoldingGroup {
             groupHeld.append((message, isSignal))
             return
         }
+        if !isSignal, !heldReplies.isEmpty, holdsReply(message) { return }
         if isSignal, backlogged || !held.isEmpty {
             held.hold(message, key: Self.latestKey(of: message))
             return

@@ -6,14 +6,19 @@ import SizeSelectorContract
 /// ("snapsizectl adjust"). Asked once per client, asynchronously: nothing on the serving path waits
 /// for the bus (a blocking call would first flush everything queued for it, without a timeout, and
 /// a backlog or a stopped bus would freeze the whole daemon, SIGTERM included). Until the answer
-/// comes a client is known by its unique name alone; `learned` runs when it does. Remembered for the
+/// comes a client is known by its unique name alone; `learned` runs when it does. Meanwhile the
+/// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
+/// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command; the bus answers
+/// in one round trip, so a new client's first call is slower by that, once. Remembered for the
 /// last `capacity` clients; unique names are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
     static let maximumCommand = 60
-    /// How long the bus may take to answer before the process stays unknown.
-    static let lookUpTimeoutMilliseconds: Int32 = 5000
+    /// How long the bus may take to answer before the process stays unknown; also the longest a
+    /// new client's reply waits for it. The bus answers in well under a millisecond: only a bus in
+    /// trouble takes this long, and it must not hold the client much longer than that.
+    static let lookUpTimeoutMilliseconds: Int32 = 500
 
     private let connection: Connection
     private var known: [String: ClientIdentity] = [:]
@@ -41,7 +46,7 @@ final class ClientDirectory {
             try connection.callAsync(
                 destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
                 interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", arguments: [.string(sender)],
-                timeoutMilliseconds: Self.lookUpTimeoutMilliseconds) { [weak self] reply in
+                timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender) { [weak self] reply in
                 guard let self else { return }
                 self.asking.remove(sender)
                 // A client that left first, or a bus that did not answer: the process stays unknown.

@@ -35,7 +35,7 @@ struct Benchmark {
                 let round = Round(number: number, programs: programs, stateFolder: stateFolder,
                                   pipelinedPerBlock: medium.pipelinedPerBlock,
                                   environment: bus.environment, accessibilityEnvironment: accessibility.environment,
-                                  caller: caller, watcher: watcher, names: names,
+                                  address: bus.address, caller: caller, watcher: watcher, names: names,
                                   listener: medium.measuresProcess ? listener : nil,
                                   measureIdle: medium.measuresProcess && number == medium.rounds - 1)
                 results.append(try round.run())

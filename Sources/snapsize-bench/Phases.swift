@@ -48,6 +48,25 @@ struct Phases {
         return samples
     }
 
+    /// The first call of a client the server has not seen (its connection made beforehand, not timed),
+    /// in seconds: what a short-lived client such as `snapsizectl inc` waits for. snapsized asks the
+    /// bus who the client is and answers once it knows; the other servers ask nothing.
+    mutating func firstCalls(_ servers: [RunningServer], address: String, blocks: Int) throws(BenchError) -> [ServerKind: [Double]] {
+        var samples: [ServerKind: [Double]] = [:]
+        for block in 0..<blocks {
+            for server in Self.order(servers, block) {
+                let client = try BusClient(address: address)
+                let up = nextStep(server.kind)
+                let start = monotonicNow()
+                guard client.callAndWait(server.kind.busName, increment: up) else {
+                    throw BenchError("\(server.kind.rawValue) failed a new client's call")
+                }
+                samples[server.kind, default: []].append(monotonicNow() - start)
+            }
+        }
+        return samples
+    }
+
     /// Calls per second with `window` calls in flight on one connection.
     mutating func pipelined(_ servers: [RunningServer], blocks: Int, perBlock: Int, window: Int) throws(BenchError) -> [ServerKind: Double] {
         var seconds: [ServerKind: Double] = [:]

@@ -3,6 +3,8 @@ import Glibc
 /// Everything one round measured, per server.
 struct RoundResult {
     var roundTrips: [ServerKind: [Double]] = [:]
+    /// The first call of a client new to the server, once per fresh connection.
+    var firstCalls: [ServerKind: [Double]] = [:]
     var callsPerSecond: [ServerKind: Double] = [:]
     var toSignal: [ServerKind: [Double]] = [:]
     var startUp: [ServerKind: Double] = [:]
@@ -25,6 +27,7 @@ struct RoundResult {
 /// How much each phase does per server per round (small blocks, alternating servers).
 enum Workload {
     static let roundTripBlocks = 40, roundTripPerBlock = 10
+    static let firstCallBlocks = 20
     static let pipelinedBlocks = 4, window = 32 // calls per block: Medium.pipelinedPerBlock
     static let signalBlocks = 30, signalPerBlock = 10
     static let accessibleBlocks = 40, accessiblePerBlock = 10
@@ -42,6 +45,8 @@ struct Round {
     let pipelinedPerBlock: Int
     let environment: [String: String]
     let accessibilityEnvironment: [String: String]
+    /// The bus, for the clients each made for one call.
+    let address: String
     let caller: BusClient
     let watcher: BusClient
     let names: BusClient
@@ -67,6 +72,7 @@ struct Round {
         var phases = Phases(caller: caller, watcher: watcher)
         result.roundTrips = try phases.roundTrips(servers, blocks: Workload.roundTripBlocks,
                                                   perBlock: Workload.roundTripPerBlock)
+        result.firstCalls = try phases.firstCalls(servers, address: address, blocks: Workload.firstCallBlocks)
         result.callsPerSecond = try phases.pipelined(servers, blocks: Workload.pipelinedBlocks,
                                                      perBlock: pipelinedPerBlock, window: Workload.window)
         let signals = "type='signal',path='\(Contract.path)'"

@@ -15,7 +15,7 @@ let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 struct OrcaTests {
     @Test("""
         speech: the first press after activation, single changes, a burst, a held key, Focus(), focus given back, \
-        largest size, the first Focus after activation, --announce never
+        largest size, snapsizectl undo and redo, the first Focus after activation, --announce never
         """)
     func speechScenarios() throws {
         let display = try VirtualDisplay()
@@ -31,6 +31,11 @@ struct OrcaTests {
             let reply = try fixture.client.selector(member, arguments)
             speech.note(([member] + arguments.map { $0.asUInt32.map(String.init) ?? "\($0)" }).joined(separator: " "))
             return reply
+        }
+        /// Runs the built snapsizectl on this desktop, as a key bound to it would.
+        func ctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            guard let snapsizectl = productPath("snapsizectl") else { throw TestFailure("snapsizectl is not built") }
+            return try run(snapsizectl, arguments, environment: fixture.stack.environment, timeout: 20)
         }
         defer {
             print("Orca transcripts (\(orcaVersion())):\n" + speech.report)
@@ -145,8 +150,21 @@ struct OrcaTests {
         #expect(speech.heard(["100 points, largest size"]), "\(speech.current)")
         #expect(shows("100 points, largest size"), "\(brailleSince())")
 
-        // (8) The first Focus after activation: the new snapsized takes focus once its slider is on the bus.
-        speech.begin("8 snapsized stopped; the first call is Focus, activating it")
+        // (8) Keys bound to `snapsizectl undo` and `redo`, pressed while working elsewhere: the size before
+        // the last change (80, from (6)) is heard once, at once, and shown; then redo brings 100 back.
+        for (command, size) in [("undo", 80), ("redo", 100)] {
+            speech.begin("8 snapsizectl \(command): \(size == 80 ? "100 -> 80" : "80 -> 100")")
+            markBraille()
+            let result = try ctl([command])
+            speech.note("snapsizectl \(command) answered \(result.stdout.trimmingCharacters(in: .newlines))")
+            #expect(result.status == 0 && result.stdout == "\(size)\n", "\(result)")
+            #expect(speech.heard(["\(size) points"]), "\(speech.current)")
+            #expect(shows("\(size) points") && brailleSince().contains("\(size) points"), "\(brailleSince())")
+            #expect(orca.locus.last?.hasSuffix("| Apply") == true, "\(orca.locus)")
+        }
+
+        // (9) The first Focus after activation: the new snapsized takes focus once its slider is on the bus.
+        speech.begin("9 snapsized stopped; the first call is Focus, activating it")
         try fixture.stopActivated()
         speech.settle()
         speech.mark()
@@ -158,8 +176,8 @@ struct OrcaTests {
         window.focus("entry")
         #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true }, "\(orca.locus)")
 
-        // (9) --announce never: nothing spoken, though Orca receives the value events.
-        speech.begin("9 --announce never: Increment 60 -> 80, then Increment at 100")
+        // (10) --announce never: nothing spoken, though Orca receives the value events.
+        speech.begin("10 --announce never: Increment 60 -> 80, then Increment at 100")
         try fixture.stopActivated()
         try fixture.startDaemon(["--announce", "never"], environment: fixture.stack.environment)
         _ = try fixture.python("inspect_slider.py")

@@ -36,17 +36,14 @@ struct HistoryCommandTests {
         #expect(plain.status == 0 && plain.err == "", "\(plain)")
         let lines = plain.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(plain.out)")
-        // Who: the command as /proc told it, or the unique name when the process had already exited by
-        // the time the bus told the daemon its pid (the lookup is asynchronous; a short-lived client may
-        // be gone).
-        let pattern = try NSRegularExpression(pattern: #"^\d\d:\d\d:\d\d  (\d+) → (\d+)  (\w+)  (snapsizectl (\w+)|:\d+\.\d+) \(pid \d+\)$"#)
+        // The shape of `14:03:27  60 → 80  step  snapsizectl inc (pid 4242)`: who is the command, always
+        // known (the reply waited for it), and the pid.
+        let pattern = try NSRegularExpression(pattern: #"^\d\d:\d\d:\d\d  (\d+) → (\d+)  (\w+)  snapsizectl (\w+) \(pid [1-9]\d*\)$"#)
         let parsed = lines.map { line -> [String] in
             guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return [line] }
-            let command = Range(match.range(at: 5), in: line).map { String(line[$0]) }
-            return (1...3).map { String(line[Range(match.range(at: $0), in: line)!]) } + (command.map { [$0] } ?? [])
+            return (1...4).map { String(line[Range(match.range(at: $0), in: line)!]) }
         }
-        #expect(parsed.map { Array($0.prefix(3)) } == [["60", "80", "step"], ["80", "20", "set"], ["20", "80", "undo"]], "\(plain.out)")
-        for (words, command) in zip(parsed, ["inc", "set", "undo"]) where words.count == 4 { #expect(words[3] == command, "\(plain.out)") }
+        #expect(parsed == [["60", "80", "step", "inc"], ["80", "20", "set", "set"], ["20", "80", "undo", "undo"]], "\(plain.out)")
         #expect(try fixture.ctl(["history", "--limit", "1"]).out == lines[2] + "\n")
         let json = try fixture.ctl(["history", "--json"]).out.split(separator: "\n").map { try parseJSONObject(String($0)) }
         #expect(json.map { $0["seq"] as? Int } == [1, 2, 3])
@@ -54,7 +51,7 @@ struct HistoryCommandTests {
         #expect(json.map { [$0["from"] as? Int, $0["to"] as? Int] } == [[60, 80], [80, 20], [20, 80]])
         #expect(json.allSatisfy { by in
             let who = by["by"] as? [String: Any]
-            return (who?["pid"] as? Int ?? 0) > 0 && ((who?["command"] as? String)?.hasPrefix("snapsizectl") ?? true)
+            return (who?["pid"] as? Int ?? 0) > 0 && (who?["command"] as? String)?.hasPrefix("snapsizectl ") == true
         })
         #expect(json.allSatisfy { abs(($0["time"] as? Int ?? 0) / 1_000_000 - Int(time(nil))) < 3600 })
         // Machine output never changes with the language.
@@ -64,20 +61,18 @@ struct HistoryCommandTests {
         #expect(usage.status == 64 && usage.err.contains("--limit: 'x' is not a number of changes"), "\(usage)")
     }
 
-    @Test("snapsizectl inc, then history --json: the bus told the pid before the client had its reply; the command, when named, is right")
+    @Test("short-lived clients (snapsizectl inc/dec, gdbus call), then history --json: every entry names the client's pid and command")
     func namesTheClient() throws {
         let fixture = try DaemonFixture()
-        for index in 0..<6 { _ = try fixture.ctl([index % 2 == 0 ? "dec" : "inc"]) }
+        for index in 0..<12 { #expect(try fixture.ctl([index % 2 == 0 ? "dec" : "inc"]).status == 0) }
+        for _ in 0..<2 { #expect(try fixture.gdbusCall("Increment").status == 0) }
         let json = try fixture.ctl(["history", "--json"]).out.split(separator: "\n").map { try parseJSONObject(String($0)) }
         let who = json.map { $0["by"] as? [String: Any] ?? [:] }
-        #expect(who.count == 6)
-        // The pid lookup goes out before the reply, and the bus answers in order: always known.
+        #expect(who.count == 14)
+        // Each client exits the moment it has its reply; the reply waited until the bus had told the
+        // daemon the client's pid and /proc its command. On a loaded machine too (the whole suite).
         #expect(who.allSatisfy { ($0["pid"] as? Int ?? 0) > 0 }, "\(json)")
-        // The command is read from /proc when the answer comes, which races the client's exit (a few
-        // in a hundred are unnamed on a quiet machine, all six can be under the whole suite's load):
-        // when it is named, it is the right one.
-        let commands = who.compactMap { $0["command"] as? String }
-        #expect(commands.allSatisfy { $0 == "snapsizectl inc" || $0 == "snapsizectl dec" }, "\(json)")
+        let commands = who.map { $0["command"] as? String ?? "" }
+        #expect(commands == (0..<12).map { $0 % 2 == 0 ? "snapsizectl dec" : "snapsizectl inc" } + ["gdbus call", "gdbus call"], "\(json)")
     }
 }
-

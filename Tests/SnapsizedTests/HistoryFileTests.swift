@@ -115,11 +115,21 @@ struct HistoryFileTests {
     func bounded() throws {
         let fixture = try DaemonFixture()
         let client = try fixture.client()
-        for n in 0..<1000 { _ = try client.call(n % 3 == 2 ? "Undo" : "Increment") }
+        // Every call changes the size (sets to either end, every third an undo), so 1,000 entries are made.
+        for n in 0..<1000 {
+            _ = try n % 3 == 2 ? client.call("Undo") : client.call("SetSize", [.int32(n % 2 == 0 ? 20 : 100)])
+        }
         let before = try history(client)
+        #expect(before.last?.sequence == 1000, "\(before.map(\.sequence))")
         #expect(fixture.stop() == 0)
         let bytes = try FileManager.default.attributesOfItem(atPath: historyPath(fixture))[.size] as? Int ?? -1
         #expect(bytes > 0 && bytes < HistoryFile.maximumBytes, "\(bytes)")
+        // Bounded by the snapshot it is rewritten as, not by the changes made: a file that only grew
+        // would hold a 40-byte record per change (40,000 bytes), and its limit is far above that.
+        // A full snapshot (header, S, both stacks, the entries), its appended entries, and the
+        // client records (one client here; a command is at most 4 KiB).
+        let snapshot = HistoryFile.header.count + 16 + 2 * History.capacity * 24 + History.capacity * 40
+        #expect(bytes <= snapshot + HistoryFile.appendedRecords * 40 + 4096, "\(bytes) bytes")
         try fixture.start()
         let after = try history(try fixture.client())
         #expect(after.count == 100 && after == before)

@@ -106,10 +106,17 @@ struct HistoryTests {
         #expect((#expect(throws: MethodError.self) { try client.call("Undo") })?.name == .nothingToUndo)
     }
 
-    @Test("undo is refused during another client's preview, naming its holder; nothing changes")
+    @Test("undo and redo are refused during another client's preview, naming its holder, before anything else; nothing changes")
     func refusedDuringPreview() throws {
         let (fixture, _) = try daemon()
         let client = try fixture.client(), holder = try fixture.client()
+        // The preview refuses first, also when there is nothing to undo or redo.
+        _ = try holder.call("Preview", [.double(10)])
+        for member in ["Undo", "Redo"] {
+            let first = #expect(throws: MethodError.self) { try client.call(member) }
+            #expect(first?.name == .previewActive, "\(member): \(String(describing: first))")
+        }
+        _ = try holder.call("Cancel")
         _ = try client.call("SetSize", [.int32(80)])
         _ = try holder.call("Preview", [.double(10)])
         let refused = #expect(throws: MethodError.self) { try client.call("Undo") }
