@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """A D-Bus client that pipelines method calls and never reads a reply.
 
-Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT
+Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT [read]
 
-MEMBERS is one method name, or several separated by commas, called in turn.
+MEMBERS is one method name, or several separated by commas, called in turn. With "read", a thread
+reads (and drops) everything the bus sends meanwhile: a client that pipelines but takes every reply.
 
 Speaks the wire protocol itself over the unix socket (SASL EXTERNAL, Hello, then COUNT calls with
 no arguments, written as fast as the bus takes them), so that nothing in it reads what the bus sends
@@ -14,6 +15,7 @@ import os
 import socket
 import struct
 import sys
+import threading
 import time
 
 
@@ -51,6 +53,7 @@ def connect(address):
 
 def main():
     address, destination, path, interface, members, count = sys.argv[1:7]
+    reading = sys.argv[7:8] == ["read"]
     members = members.split(",")
     sock = connect(address)
     sock.sendall(b"\0AUTH EXTERNAL " + str(os.getuid()).encode().hex().encode() + b"\r\n")
@@ -60,6 +63,11 @@ def main():
     if not answer.startswith(b"OK"):
         raise SystemExit("authentication refused: " + answer.decode())
     sock.sendall(b"BEGIN\r\n")
+    if reading:
+        def drain():
+            while sock.recv(1 << 20):
+                pass
+        threading.Thread(target=drain, daemon=True).start()
     bus = "org.freedesktop.DBus"
     sock.sendall(method_call(1, bus, "/org/freedesktop/DBus", bus, "Hello"))
     batch = []
