@@ -303,14 +303,19 @@ public final class EventLoop {
         }
     }
 
+    /// Fires the timers due now, in the order of their deadlines; one that an action schedules waits
+    /// for the next round, one that an action cancels does not fire. The earliest is looked up in
+    /// place each time (a few timers at most), no table or list made: the history's fires after
+    /// every run of changes.
     private func fireDueTimers() {
         guard !timers.isEmpty else { return }
-        let now = time.now()
-        // A timer that waits (the speaker's, during a run of changes) costs no copy of the table per round.
-        guard timers.values.contains(where: { $0.deadline <= now }) else { return }
-        let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
-        for (id, timer) in due where timers[id] != nil {
-            timers[id] = nil
+        let now = time.now(), scheduled = nextID
+        while true {
+            var earliest: (id: TimerID, deadline: Double)?
+            for (id, timer) in timers where timer.deadline <= now && id.id < scheduled {
+                if earliest.map({ timer.deadline < $0.deadline }) ?? true { earliest = (id, timer.deadline) }
+            }
+            guard let earliest, let timer = timers.removeValue(forKey: earliest.id) else { return }
             timer.action()
         }
     }

@@ -284,48 +284,51 @@ struct Clients: Sendable {
 }
 
 /// A stack of at most `History.capacity` moves that forgets its bottom when full: a ring, so that
-/// a push onto a full stack (every change, once a hundred are kept) is a store, not a shift.
+/// a push onto a full stack (every change, once a hundred are kept) is a store, not a shift. The ring
+/// has room for more than the stack keeps, so such a push writes a slot outside the stack, and the
+/// journal of a group's mark (`startJournal`) keeps only what is written inside the marked stack.
 private struct MoveStack: Sendable {
+    /// A power of two above `History.capacity`.
+    private static let room = 128
     private var slots: [History.Move] = []
-    /// Where the bottom is; it moves only once the ring is full (then `slots.count` is the capacity).
+    /// Where the bottom is, in `slots`.
     private var bottom = 0
     private(set) var count = 0
 
+    private func slot(_ offset: Int) -> Int { (bottom + offset) & (Self.room - 1) }
+
     var isEmpty: Bool { count == 0 }
-    var top: History.Move? { count == 0 ? nil : slots[(bottom + count - 1) % slots.count] }
-    var elements: [History.Move] { (0..<count).map { slots[(bottom + $0) % slots.count] } }
+    var top: History.Move? { count == 0 ? nil : slots[slot(count - 1)] }
+    var elements: [History.Move] { (0..<count).map { slots[slot($0)] } }
 
     mutating func push(_ move: History.Move) {
-        if count == History.capacity {
-            write(move, at: bottom)
-            bottom = bottom == History.capacity - 1 ? 0 : bottom + 1
-            return
-        }
-        let index = slots.isEmpty ? 0 : (bottom + count) % max(slots.count, 1)
-        if bottom == 0 && count == slots.count { slots.append(move) } else { write(move, at: index) }
-        count += 1
+        let index = slot(count)
+        if index == slots.count { slots.append(move) } else { write(move, at: index) }
+        if count == History.capacity { bottom = slot(1) } else { count += 1 }
     }
 
     private mutating func write(_ move: History.Move, at index: Int) {
-        if journaling { journal.append((index, slots[index])) }
+        if journaling && (index - marked.bottom) & (Self.room - 1) < marked.count { journal.append((index, slots[index])) }
         slots[index] = move
     }
 
     /// Where the stack stands, for `rewind(to:)`.
     struct Position {
-        fileprivate let bottom: Int
-        fileprivate let count: Int
-        fileprivate let slots: Int
+        fileprivate var bottom = 0
+        fileprivate var count = 0
+        fileprivate var slots = 0
     }
 
-    /// The moves overwritten since `startJournal` (slot, move), while `journaling`.
+    /// The moves of the stack as it was at `startJournal` (`marked`) overwritten since (slot, move), while `journaling`.
     private var journal: [(Int, History.Move)] = []
     private var journaling = false
+    private var marked = Position()
 
     mutating func startJournal() -> Position {
         if !journal.isEmpty { journal.removeAll(keepingCapacity: true) }
         journaling = true
-        return Position(bottom: bottom, count: count, slots: slots.count)
+        marked = Position(bottom: bottom, count: count, slots: slots.count)
+        return marked
     }
 
     mutating func endJournal() {

@@ -201,16 +201,20 @@ public final class HistoryFile {
 
     /// An `L` or `E`: the record's numbers as they are (on a little-endian machine, `littleEndian` is no work).
     static func append(_ tag: UInt8, _ record: History.Record, to bytes: inout [UInt8]) {
-        withRecord(40) { raw in
+        // Room made by appending an array (a copy), then stored into: appending a raw buffer goes byte by byte.
+        let at = bytes.count
+        bytes.append(contentsOf: emptyRecord)
+        bytes.withUnsafeMutableBytes { raw in
             let head = UInt64(tag) | UInt64(kindIndex(record.kind)) << 8 | UInt64(UInt16(truncatingIfNeeded: record.client)) << 16
-            raw.storeBytes(of: head.littleEndian, toByteOffset: 0, as: UInt64.self)
-            raw.storeBytes(of: record.sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
-            raw.storeBytes(of: record.time.littleEndian, toByteOffset: 16, as: Int64.self)
-            raw.storeBytes(of: Int64(record.from).littleEndian, toByteOffset: 24, as: Int64.self)
-            raw.storeBytes(of: Int64(record.to).littleEndian, toByteOffset: 32, as: Int64.self)
-            bytes.append(contentsOf: raw)
+            raw.storeBytes(of: head.littleEndian, toByteOffset: at, as: UInt64.self)
+            raw.storeBytes(of: record.sequence.littleEndian, toByteOffset: at + 8, as: UInt64.self)
+            raw.storeBytes(of: record.time.littleEndian, toByteOffset: at + 16, as: Int64.self)
+            raw.storeBytes(of: Int64(record.from).littleEndian, toByteOffset: at + 24, as: Int64.self)
+            raw.storeBytes(of: Int64(record.to).littleEndian, toByteOffset: at + 32, as: Int64.self)
         }
     }
+
+    private static let emptyRecord = [UInt8](repeating: 0, count: 40)
 
     /// A `W`: `slot` names `identity`.
     static func append(slot: Int, _ identity: ClientIdentity, to bytes: inout [UInt8]) {

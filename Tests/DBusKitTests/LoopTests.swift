@@ -109,6 +109,27 @@ struct LoopTests {
         loop.stop()
     }
 
+    @Test("timers due in the same round fire in deadline order; one an earlier one cancels never fires")
+    func dueTogether() throws {
+        let fired = Recorder<String>()
+        let loop = try LoopThread { loop in
+            loop.schedule(after: 0.003) { fired.append("third") }
+            let second = TimerHolder()
+            loop.schedule(after: 0.001) {
+                fired.append("first")
+                if let timer = second.value { loop.cancel(timer) }
+            }
+            second.value = loop.schedule(after: 0.002) { fired.append("second") }
+            loop.schedule(after: 0.0025) { fired.append("between") }
+            // All of them are due when the loop first looks.
+            usleep(50_000)
+        }
+        #expect(waitUntil(timeout: 10) { fired.items.count >= 3 })
+        usleep(20_000)
+        #expect(fired.items == ["first", "between", "third"])
+        loop.stop()
+    }
+
     @Test("a POSIX signal reaches the loop through the self-pipe")
     func posixSignal() throws {
         let seen = Recorder<Int32>()
@@ -266,4 +287,9 @@ struct MoreLoopTests {
         #expect(environment.contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)") || environment.contains("DBUS_STARTER_ADDRESS="),
                 "\(environment)")
     }
+}
+
+/// A timer's ID, set on the loop's thread after the action that reads it was scheduled.
+private final class TimerHolder: @unchecked Sendable {
+    var value: TimerID?
 }

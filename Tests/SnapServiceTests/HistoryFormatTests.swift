@@ -172,15 +172,16 @@ struct HistoryFormatTests {
         let before = history
         let mark = history.startMark()
         history.record(from: 147, to: 148, cause: ChangeCause(.redo, by: who), time: 300)
-        // Beyond the stack's room: pushes overwrite its oldest moves.
-        for index in 0..<20 { history.record(from: index, to: -index, cause: ChangeCause(.set), time: 400) }
+        // Beyond the stack's room and round its ring: pushes overwrite its oldest moves, then the ones
+        // it held when the mark was taken.
+        for index in 0..<40 { history.record(from: index, to: -index, cause: ChangeCause(.set), time: 400) }
         history.record(from: 0, to: 1, cause: ChangeCause(.undo), time: 500)
         #expect(history.undoable != before.undoable && history.redoable != before.redoable)
         history.rewind(to: mark)
         #expect(history.undoable == before.undoable && history.redoable == before.redoable)
         #expect(history.lastSequence == before.lastSequence)
         // The entries the group's pushed out stay out.
-        #expect(history.entries == Array(before.entries.suffix(History.capacity - 22)))
+        #expect(history.entries == Array(before.entries.suffix(History.capacity - 42)))
         // Without a mark, nothing is kept for one: the next group starts afresh.
         var again = history
         let second = again.startMark()
