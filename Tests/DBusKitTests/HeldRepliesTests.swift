@@ -44,6 +44,7 @@ struct HeldRepliesTests {
                     }
                     return [.string("pong")]
                 },
+                Method("Plain") { _ throws(MethodError) in [] },
             ])])
             client.addMatch("type='signal',interface='\(HeldRepliesTests.interface.rawValue)'")
             client.onSignal(interface: HeldRepliesTests.interface.rawValue, member: "After") { [unowned self] _ in self.afterSignals += 1 }
@@ -110,5 +111,34 @@ struct HeldRepliesTests {
         #expect(setup.loop.now == 0.3, "the burst's replies waited for the timeout")
         setup.loop.advanceTime(by: 1)
         #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return setup.replies.count == 1 + burst })
+    }
+
+    @Test("a held reply released while a later group commit is undone goes out as it was: its own group was durable")
+    func releasedDuringAnUndoneGroup() throws {
+        let setup = try Setup()
+        var undoNext = false
+        setup.loop.groupCommit = GroupCommit(begin: {}, end: { undoNext ? MethodError(.failed, "undone") : nil })
+        try setup.ping()
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return setup.afterSignals == 1 })
+        #expect(setup.replies.isEmpty)
+        // Every group from here on is undone (another client's call shows it), the one that
+        // dispatches the answer about the first client too.
+        undoNext = true
+        let other = try Connection(address: setup.bus.address)
+        var otherReply: Result<[DBusValue], MethodError>?
+        try other.callAsync(destination: HeldRepliesTests.service.rawValue, path: .root,
+                            interface: HeldRepliesTests.interface.rawValue, member: "Plain",
+                            timeoutMilliseconds: Int32.max) { otherReply = $0 }
+        other.flush()
+        setup.asked.dispatchPending()
+        setup.asked.flush()
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); other.dispatchPending(); return otherReply != nil })
+        if case .failure(let error)? = otherReply { #expect(error.message == "undone") } else { Issue.record("\(String(describing: otherReply))") }
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return !setup.replies.isEmpty })
+        if case .success(let values)? = setup.replies.first {
+            #expect(values == [.string("pong")])
+        } else {
+            Issue.record("the held reply was tied to the later, undone group: \(setup.replies)")
+        }
     }
 }
