@@ -46,6 +46,12 @@ struct HeldReplies {
         return (true, [])
     }
 
+    /// Every reply waiting, each client's in order; no client is held any more.
+    mutating func takeAll() -> [Message] {
+        defer { clients = [:] }
+        return clients.values.flatMap(\.replies)
+    }
+
     mutating func removeAll() { clients = [:] }
 }
 
@@ -63,6 +69,15 @@ extension Connection {
     /// which could still be undone.
     func releaseReplies(to client: String) {
         let replies = heldReplies.close(client)
+        guard !isClosed else { return }
+        for reply in replies { enqueue(reply) }
+    }
+
+    /// Sends every held reply now (`flush`: the last word before closing, when nothing more will
+    /// be learned about anyone).
+    func releaseAllHeldReplies() {
+        guard !heldReplies.isEmpty else { return }
+        let replies = heldReplies.takeAll()
         guard !isClosed else { return }
         for reply in replies { enqueue(reply) }
     }

@@ -184,9 +184,11 @@ public final class Connection {
     /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.
     /// Bounded, unlike `dbus_connection_flush`, which waits forever for a peer that stopped reading
     /// (a bus stopped with SIGSTOP). Rarely needed: the event loop writes through its watches.
-    /// The corresponding C function is `dbus_connection_read_write`.
+    /// Replies held for a client (`callAsync(…holdingRepliesTo:…)`) go too: a flush is the last
+    /// word before closing. The corresponding C function is `dbus_connection_read_write`.
     @discardableResult
     public func flush(timeout seconds: Double = 5) -> Bool {
+        releaseAllHeldReplies()
         let deadline = monotonicNow() + seconds
         while dbus_connection_has_messages_to_send(raw) != 0 {
             let left = deadline - monotonicNow()

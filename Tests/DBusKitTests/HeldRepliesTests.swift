@@ -141,4 +141,15 @@ struct HeldRepliesTests {
             Issue.record("the held reply was tied to the later, undone group: \(setup.replies)")
         }
     }
+
+    @Test("flush, the last word before closing, sends what is held without waiting for the answer")
+    func flushReleases() throws {
+        let setup = try Setup()
+        try setup.ping()
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return setup.afterSignals == 1 })
+        #expect(setup.replies.isEmpty)
+        #expect(setup.server.flush(timeout: 5))
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return !setup.replies.isEmpty })
+        #expect(setup.answers.isEmpty && setup.loop.now == 0)
+    }
 }
