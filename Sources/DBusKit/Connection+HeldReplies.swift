@@ -59,7 +59,7 @@ extension Connection {
     /// Whether `send` keeps `message` back as a reply to a held client (see `HeldReplies`).
     func holdsReply(_ message: Message) -> Bool {
         let (kept, giveUp) = heldReplies.keep(message)
-        for earlier in giveUp { enqueue(earlier) }
+        for earlier in giveUp { enqueueReply(earlier) }
         return kept
     }
 
@@ -70,7 +70,7 @@ extension Connection {
     func releaseReplies(to client: String) {
         let replies = heldReplies.close(client)
         guard !isClosed else { return }
-        for reply in replies { enqueue(reply) }
+        for reply in replies { enqueueReply(reply) }
     }
 
     /// Sends every held reply now (`flush`: the last word before closing, when nothing more will
@@ -79,6 +79,6 @@ extension Connection {
         guard !heldReplies.isEmpty else { return }
         let replies = heldReplies.takeAll()
         guard !isClosed else { return }
-        for reply in replies { enqueue(reply) }
+        for reply in replies { enqueueReply(reply) }
     }
 }

@@ -44,6 +44,12 @@ public final class Connection {
     /// Whether more than `backlogLimit` bytes waited to be written when the event loop last looked
     /// (once a round): signals sent meanwhile are held (see `send`). Never set outside a loop.
     var backlogged = false
+    /// Replies waiting per destination while the bus takes this connection's output slowly (see
+    /// `ReplyLanes`), and whether replies go there now: libdbus's queue was over `laneLimit`, or the
+    /// lanes were not empty, when the event loop last looked (once a round). Lanes fill only while it
+    /// is set, so it alone is checked per call.
+    var lanes = ReplyLanes()
+    var usesLanes = false
     /// Whether what a group held on this connection goes out before what it held on the others
     /// (the accessibility bus: a screen reader waits on it to tell a person about the change,
     /// while a caller waits only for its reply). In the order the connections were added otherwise.
@@ -107,6 +113,20 @@ public final class Connection {
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
         checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
                     "dbus_connection_add_filter")
+        limitSocketBuffer()
+    }
+
+    /// What the kernel holds of our output for the bus, in bytes (it doubles the figure). Its
+    /// default, about 208 KiB, is over a second of replies when a flooded bus reads 800 a second:
+    /// a reply given its turn (`ReplyLanes`) would still wait behind all of them. A small message
+    /// needs far less; a large one is written in pieces.
+    static let socketSendBuffer: Int32 = 16 * 1024
+
+    private func limitSocketBuffer() {
+        var fd: Int32 = -1
+        guard dbus_connection_get_socket(raw, &fd) != 0, fd >= 0 else { return }
+        var size = Self.socketSendBuffer
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Registers a connection made with `unregistered(address:)`: sends `Hello` and returns at once.
@@ -179,6 +199,7 @@ public final class Connection {
         replyTemplates.removeAll()
         held = HeldSignals()
         heldReplies.removeAll()
+        lanes = ReplyLanes()
     }
 
     /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.
@@ -189,6 +210,7 @@ public final class Connection {
     @discardableResult
     public func flush(timeout seconds: Double = 5) -> Bool {
         releaseAllHeldReplies()
+        releaseLanes(all: true)
         let deadline = monotonicNow() + seconds
         while dbus_connection_has_messages_to_send(raw) != 0 {
             let left = deadline - monotonicNow()
@@ -203,14 +225,22 @@ public final class Connection {
     /// interface, member and first string argument (for PropertiesChanged, also the names it
     /// carries): a bus that stops reading must not make the process grow with every change.
     /// A reply to a client some `callAsync(…holdingRepliesTo:…)` is about waits for that call.
+    /// A reply waits in its destination's lane while replies are backed up (`ReplyLanes`); signals
+    /// do not, so events still flow during a flood (a signal may then reach a client before a reply
+    /// sent to it earlier; the replies to one client, and the signals, each keep their order).
     func send(_ message: Message, isSignal: Bool = false) {
         if isHoldingGroup {
             groupHeld.append((message, isSignal))
             return
         }
-        if !isSignal, !heldReplies.isEmpty, holdsReply(message) { return }
-        if isSignal, backlogged || !held.isEmpty {
-            held.hold(message, key: Self.latestKey(of: message))
+        if isSignal {
+            if backlogged || !held.isEmpty {
+                held.hold(message, key: Self.latestKey(of: message))
+                return
+            }
+        } else if !heldReplies.isEmpty && holdsReply(message) {
+            return
+        } else if usesLanes && queuesInLane(message) {
             return
         }
         enqueue(message)

@@ -57,12 +57,14 @@ final class ConnectionBinding {
 
     /// Re-evaluates `paused` (and the connection's `backlogged`) from the bytes waiting to be
     /// written: once a round, which bounds the queue to the limits plus one round's output.
+    /// The lanes (`ReplyLanes`) count too: past their limits reading stops until they are at half.
     func updateBacklog() {
         let queued = connection.queuedBytes
         connection.backlogged = queued > Connection.backlogLimit
+        connection.usesLanes = queued > Connection.laneLimit || !connection.lanes.isEmpty
         if paused {
-            if queued <= Connection.readingPauseLimit / 2 { paused = false }
-        } else if queued > Connection.readingPauseLimit {
+            if queued <= Connection.readingPauseLimit / 2 && connection.lanesDrained { paused = false }
+        } else if queued > Connection.readingPauseLimit || connection.lanesFull {
             paused = true
         }
     }

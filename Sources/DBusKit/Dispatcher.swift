@@ -9,6 +9,7 @@ import Glibc
 /// signature, all before any handler runs, so handlers never see malformed input.
 extension Connection {
     func dispatchMethodCall(_ message: Message) {
+        if refusesOverLimit(message) { return }
         routedUndoneReply = nil
         let result: Result<[DBusValue], MethodError>
         do {

@@ -213,7 +213,7 @@ public final class EventLoop {
         for binding in bindings {
             binding.updateBacklog()
             let paused = binding.paused
-            backlogged = backlogged || paused || binding.connection.backlogged
+            backlogged = backlogged || paused || binding.connection.backlogged || binding.connection.usesLanes
             busy = busy || (binding.moreQueued && !paused)
             for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
                 watches.append(watch)
@@ -340,6 +340,7 @@ public final class EventLoop {
             for binding in bindings { binding.dispatchAll() }
         }
         for binding in bindings {
+            binding.connection.releaseLanes()  // waiting replies, in turn, as far as libdbus's queue is short
             binding.connection.releaseHeldSignals()  // once a bus that stopped reading has caught up
         }
         for binding in bindings where dbus_connection_get_is_connected(binding.connection.raw) == 0 {

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """A D-Bus client that pipelines method calls and never reads a reply.
 
-Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT [read]
+Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT [read | READ_AFTER]
 
 MEMBERS is one method name, or several separated by commas, called in turn. With "read", a thread
 reads (and drops) everything the bus sends meanwhile: a client that pipelines but takes every reply.
+With READ_AFTER (seconds), once all calls are written it waits that long, then reads what the bus
+sends until every call has its answer (at most 120 s between two reads) and prints
+"answered R refused E other O NAMES": method returns, LimitsExceeded errors, other errors (by name).
 
 Speaks the wire protocol itself over the unix socket (SASL EXTERNAL, Hello, then COUNT calls with
 no arguments, written as fast as the bus takes them), so that nothing in it reads what the bus sends
@@ -51,6 +54,62 @@ def connect(address):
     raise SystemExit("no unix address in " + address)
 
 
+def read_answers(sock, count):
+    """Counts the answers to calls 2..count+1 (Hello was 1) as they come."""
+    answered, refused, other = 0, 0, {}
+    data, offset = b"", 0
+    sock.settimeout(120)
+    while answered + refused + sum(other.values()) < count:
+        while len(data) - offset >= 16:
+            kind = data[offset + 1]
+            body, fields = struct.unpack_from("<I", data, offset + 4)[0], struct.unpack_from("<I", data, offset + 12)[0]
+            start = offset + 16
+            end = start + fields
+            total = 16 + fields + (-(16 + fields) % 8) + body
+            if len(data) - offset < total:
+                break
+            name, serial, at = None, 0, start
+            while at < end:
+                at += (-(at - offset)) % 8
+                code, length = data[at], data[at + 1]
+                sig = chr(data[at + 2])
+                at += 3 + length
+                if sig in "so":
+                    at += (-(at - offset)) % 4
+                    size = struct.unpack_from("<I", data, at)[0]
+                    value = data[at + 4:at + 4 + size].decode()
+                    at += 5 + size
+                    if code == 4:
+                        name = value
+                elif sig == "g":
+                    at += 2 + data[at]
+                else:
+                    at += (-(at - offset)) % 4
+                    if code == 5:
+                        serial = struct.unpack_from("<I", data, at)[0]
+                    at += 4
+            offset += total
+            if serial < 2 or kind not in (2, 3):
+                continue
+            if kind == 2:
+                answered += 1
+            elif name == "org.freedesktop.DBus.Error.LimitsExceeded":
+                refused += 1
+            else:
+                other[name] = other.get(name, 0) + 1
+        data, offset = data[offset:], 0
+        if answered + refused + sum(other.values()) >= count:
+            break
+        try:
+            more = sock.recv(1 << 20)
+        except socket.timeout:
+            break
+        if not more:
+            break
+        data += more
+    print("answered", answered, "refused", refused, "other", sum(other.values()), other, flush=True)
+
+
 def main():
     address, destination, path, interface, members, count = sys.argv[1:7]
     reading = sys.argv[7:8] == ["read"]
@@ -78,6 +137,9 @@ def main():
             batch = []
     sock.sendall(b"".join(batch))
     print("sent", count, flush=True)
+    if sys.argv[7:8] and not reading:
+        time.sleep(float(sys.argv[7]))
+        read_answers(sock, int(count))
     while True:
         time.sleep(60)
 
