@@ -34,6 +34,54 @@ public protocol SelectorValues {
     /// The kind of the newest change of the committed size the history holds ("step", "undo"…;
     /// "" before any): `ChangeKind`'s raw value.
     var lastChangeKind: String { get }
+    /// The file the committed size is saved in; "" when it is not saved anywhere.
+    var stateFile: String { get }
+    /// Whether it is saved: `StateSaving`'s raw words ("saved", "off", "no-home", "failing: <why>").
+    var stateSaving: String { get }
+}
+
+/// Whether the committed size is saved, as the `StateSaving` property says it: words for
+/// machines (`snapsizectl status` prints them as they are; `doctor` says them in the person's language).
+public enum StateSaving: Equatable, Sendable {
+    /// Saved in `StateFile` (the last save worked, or none was needed yet and its folder takes files).
+    case saved
+    /// Not saved: --no-state (or `no-state` in the config file).
+    case off
+    /// Not saved: neither XDG_STATE_HOME nor HOME is set, and the password database names no home folder.
+    case noHome
+    /// Not saved: the last save in `StateFile` failed, or its folder cannot take the file (why, in the log's words).
+    case failing(String)
+
+    public var wire: String {
+        switch self {
+        case .saved: "saved"
+        case .off: "off"
+        case .noHome: "no-home"
+        case .failing(let why): "failing: " + why
+        }
+    }
+
+    /// The word alone: "failing" without its reason (for `--json`'s "stateSaving").
+    public var word: String {
+        switch self {
+        case .saved: "saved"
+        case .off: "off"
+        case .noHome: "no-home"
+        case .failing: "failing"
+        }
+    }
+
+    /// Reads the property's value; nil for a word this contract does not know.
+    public init?(wire: String) {
+        switch wire {
+        case "saved": self = .saved
+        case "off": self = .off
+        case "no-home": self = .noHome
+        default:
+            guard wire.hasPrefix("failing: ") else { return nil }
+            self = .failing(String(wire.dropFirst("failing: ".count)))
+        }
+    }
 }
 
 /// The properties of org.snapsize.SizeSelector1: for each its name, D-Bus signature, whether it
@@ -57,6 +105,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
     case canUndo = "CanUndo"
     case canRedo = "CanRedo"
     case lastChangeKind = "LastChangeKind"
+    case stateFile = "StateFile"
+    case stateSaving = "StateSaving"
 
     public var name: String { rawValue }
 
@@ -66,7 +116,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .selectedIndex, .shownIndex: "u"
         case .selectedSize, .shownSize: "i"
         case .previewing, .canUndo, .canRedo: "b"
-        case .valueText, .label, .layout, .lastChangeKind: "s"
+        case .valueText, .label, .layout, .lastChangeKind, .stateFile, .stateSaving: "s"
         case .valueTexts, .configProblems: "as"
         case .trackWidth, .trackInset: "d"
         case .changedBy: "(sus)"
@@ -80,7 +130,7 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         switch self {
         case .sizes, .trackWidth, .trackInset, .layout, .selectedIndex, .selectedSize, .shownIndex, .shownSize,
              .previewing, .valueText, .valueTexts, .label, .changedBy, .configProblems, .canUndo, .canRedo,
-             .lastChangeKind: .true
+             .lastChangeKind, .stateFile, .stateSaving: .true
         }
     }
 
@@ -106,6 +156,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .canUndo: .boolean(values.canUndo)
         case .canRedo: .boolean(values.canRedo)
         case .lastChangeKind: .string(values.lastChangeKind)
+        case .stateFile: .string(values.stateFile)
+        case .stateSaving: .string(values.stateSaving)
         }
     }
 
@@ -134,6 +186,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .canUndo: guard let v = value.asBool else { return false }; state.canUndo = v
         case .canRedo: guard let v = value.asBool else { return false }; state.canRedo = v
         case .lastChangeKind: guard let v = value.asString else { return false }; state.lastChangeKind = v
+        case .stateFile: guard let v = value.asString else { return false }; state.stateFile = v
+        case .stateSaving: guard let v = value.asString else { return false }; state.stateSaving = v
         }
         return true
     }

@@ -19,11 +19,16 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var canUndo: Bool
     public var canRedo: Bool
     public var lastChangeKind: String
+    public var stateFile: String
+    public var stateSaving: String
 
     public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
                 previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
                 trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown, configProblems: [String] = [],
-                canUndo: Bool = false, canRedo: Bool = false, lastChangeKind: String = "") {
+                canUndo: Bool = false, canRedo: Bool = false, lastChangeKind: String = "", stateFile: String = "",
+                stateSaving: String = "") {
+        self.stateFile = stateFile
+        self.stateSaving = stateSaving
         self.changedBy = changedBy
         self.configProblems = configProblems
         self.canUndo = canUndo

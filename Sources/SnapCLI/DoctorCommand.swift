@@ -36,8 +36,10 @@ struct DoctorCommand: Command {
         var status = Status.skip
         var detail = ""
         var fix = ""
-        /// What the person should know although the step passed: the config file's problems.
+        /// What the person should know although the step passed: the config file's problems, where
+        /// the size is saved; in their language, and as `--json` has it.
         var notes: [String] = []
+        var machineNotes: [(String, JSON)] = []
     }
 
     /// A failed step: what went wrong and what to do.
@@ -69,7 +71,13 @@ struct DoctorCommand: Command {
                 checks[index].status = .ok
                 // A daemon that runs without the settings its config file asked for still passes,
                 // but the person is told why (its ConfigProblems).
-                if checks[index].step == "snapsized" { checks[index].notes = probe.state?.configProblems ?? [] }
+                if checks[index].step == "snapsized", let state = probe.state {
+                    checks[index].notes = state.configProblems.map { tr("config file: %s", $0) } + [Self.saving(state)]
+                    checks[index].machineNotes = [("configProblems", .array(state.configProblems.map { .string($0) })),
+                                                  ("stateFile", state.stateFile.isEmpty ? .null : .string(state.stateFile)),
+                                                  ("stateSaving", .string(StateSaving(wire: state.stateSaving)?.word
+                                                                              ?? state.stateSaving))]
+                }
             } catch {
                 checks[index].status = .fail
                 checks[index].detail = error.detail
@@ -86,7 +94,7 @@ struct DoctorCommand: Command {
                     var members: [(String, JSON)] = [("step", .string(check.step)), ("status", .string(check.status.rawValue)),
                                                       ("detail", .string(check.detail))]
                     if !check.fix.isEmpty { members.append(("fix", .string(check.fix))) }
-                    if !check.notes.isEmpty { members.append(("configProblems", .array(check.notes.map { .string($0) }))) }
+                    members += check.machineNotes
                     return .object(members)
                 })),
             ]).text)
@@ -96,11 +104,24 @@ struct DoctorCommand: Command {
                 // TRANSLATORS: a doctor check and what it found, e.g. "session bus reachable: unix:path=/run/user/1000/bus".
                 console.line("\(mark) " + (check.detail.isEmpty ? check.title : tr("%s: %s", check.title, check.detail)))
                 if !check.fix.isEmpty { console.line("       " + tr("to fix: %s", check.fix)) }
-                for note in check.notes { console.line("       " + tr("config file: %s", note)) }
+                for note in check.notes { console.line("       " + note) }
             }
         }
         if let failed {
             throw CommandFailure(.unavailable, tr("doctor: the '%s' step failed", failed.name))
+        }
+    }
+}
+
+extension DoctorCommand {
+    /// Where the committed size is saved, or why it is not, for the person.
+    static func saving(_ state: SelectorState) -> String {
+        switch StateSaving(wire: state.stateSaving) {
+        case .saved?: Texts.savedIn(state.stateFile)
+        case .off?: Texts.notSavedChosen
+        case .noHome?: Texts.notSavedNoHome
+        case .failing(let why)?: Texts.cannotSave(in: state.stateFile, because: why)
+        case nil: Texts.savedIn(state.stateFile) + " (" + state.stateSaving + ")"
         }
     }
 }

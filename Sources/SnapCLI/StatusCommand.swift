@@ -13,9 +13,11 @@ struct StatusCommand: StateReportCommand {
           committed:   60 (index 2)
           ...
         With --json: one object with every property (sizes, selectedIndex, selectedSize, shownIndex,
-        shownSize, previewing, valueText, label, trackWidth, trackInset, layout, changedBy, configProblems).
-        A 'config' line (one per problem, in the daemon's language) says why the config file was not
-        used; there is none when it was.
+        shownSize, previewing, valueText, label, trackWidth, trackInset, layout, changedBy, configProblems,
+        stateFile, stateSaving, stateProblem). A 'config' line (one per problem, in the daemon's language)
+        says why the config file was not used; there is none when it was. 'state file' is where the
+        committed size is saved (none: nowhere), 'saving' whether it is: saved, off (--no-state),
+        no-home (no home folder to save in) or failing: and why.
         """) + "\n" + tr("""
         While a preview is open, 'previewing' names its holder: 'yes, held by snapsizectl adjust (pid 4242)'.
         In --json, changedBy is the client whose call made the latest change, or null when no client made it:
@@ -42,7 +44,16 @@ struct StatusCommand: StateReportCommand {
             ("trackInset", .double(state.trackInset)), ("layout", .string(state.layout)),
             ("changedBy", client(state.changedBy)),
             ("configProblems", .array(state.configProblems.map { .string($0) })),
+            ("stateFile", state.stateFile.isEmpty ? .null : .string(state.stateFile)),
+            ("stateSaving", .string(StateSaving(wire: state.stateSaving)?.word ?? state.stateSaving)),
+            ("stateProblem", Self.problem(state).map { .string($0) } ?? .null),
         ])
+    }
+
+    /// Why the size is not saved where it should be (`failing: …`), nil otherwise.
+    static func problem(_ state: SelectorState) -> String? {
+        guard case .failing(let why)? = StateSaving(wire: state.stateSaving) else { return nil }
+        return why
     }
 
     /// A client as JSON: its unique name, pid and command, null for what the bus could not tell;
@@ -65,6 +76,8 @@ struct StatusCommand: StateReportCommand {
             ("value text", state.valueText),
             ("layout", state.layout),
             ("track", "width \(formatSeconds(state.trackWidth)), inset \(formatSeconds(state.trackInset))"),
+            ("state file", state.stateFile.isEmpty ? "none" : state.stateFile),
+            ("saving", state.stateSaving),
         ] + state.configProblems.map { ("config", $0) }
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { key, value in

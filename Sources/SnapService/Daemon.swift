@@ -54,6 +54,8 @@ public enum Daemon {
         var bus: Result<BusRegistration, MethodError>
         /// Why the default config file was not used (the `ConfigProblems` property); empty when it was.
         var configProblems: [String] = []
+        /// --no-state, or `no-state` in the config file: nothing is saved because the person chose so.
+        var noStateChosen = false
     }
 
     /// Reads the settings while the session bus connection is made: connecting and authenticating
@@ -81,7 +83,7 @@ public enum Daemon {
         return Start(settings: settings, reread: { () throws(InvalidValue) -> DaemonSettings in
             let config = try readConfig(path: configPath, explicit: explicit, reloading: true)
             return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
-        }, bus: bus, configProblems: problems)
+        }, bus: bus, configProblems: problems, noStateChosen: chosen)
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -124,8 +126,8 @@ public enum Daemon {
     }
 
     /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial
-    /// one; and the history `historyFile` holds.
-    static func makeModel(_ settings: DaemonSettings, historyFile: HistoryFile? = nil) -> SelectionModel {
+    /// one; and the history `historyFile` holds. `state` follows the state file from then on.
+    static func makeModel(_ settings: DaemonSettings, historyFile: HistoryFile? = nil, state: StateReport? = nil) -> SelectionModel {
         let sizes = settings.snapper.sizes
         var index = settings.initialIndex
         let store = settings.stateFile.map(StateStore.init(path:))
@@ -143,6 +145,7 @@ public enum Daemon {
                 log("the state file \(store.path) could not be used: \(reason)\(kept); starting at \(sizes[index])")
             }
         }
+        if let store, let state { state.follow(store) }
         // `index` comes from SizeSet's own lookups, so it is always valid.
         let selection = try! Selection(snapper: settings.snapper, committed: index)
         var history = History()
@@ -160,10 +163,12 @@ public enum Daemon {
         let loop = EventLoop()
         loop.add(session)
         let historyFile = historyFile(start.settings)
-        let model = makeModel(start.settings, historyFile: historyFile)
+        let state = StateReport(path: start.settings.stateFile,
+                                saving: start.settings.stateFile != nil ? .saved : start.noStateChosen ? .off : .noHome)
+        let model = makeModel(start.settings, historyFile: historyFile, state: state)
         let config = ConfigReport(start.configProblems)
         let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, config: config,
-                            environment: environment, historyFile: historyFile)
+                            state: state, environment: environment, historyFile: historyFile)
         let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, config: config,
                          reread: start.reread)
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
@@ -224,15 +229,18 @@ public enum Daemon {
     /// The accessible slider shares the loop and the model; an accessibility bus that is missing or
     /// lost never ends the daemon. The model does not keep the adapters alive: the caller does.
     static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
-                     config: ConfigReport = ConfigReport(), environment: [String: String],
+                     config: ConfigReport = ConfigReport(), state: StateReport = StateReport(), environment: [String: String],
                      historyFile: HistoryFile? = nil) -> Adapters {
         let accessibility = settings.accessibility
             ? AccessibilityService(model: model, session: session, loop: loop,
                                    announce: settings.announce, environment: environment)
             : nil
         accessibility?.bus.releasesGroupFirst = true
-        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config)
+        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config, state: state)
         config.onChange = { [unowned object] in object.configProblemsChanged() }
+        // Announced on the next round: a save fails inside a group commit, which is then undone,
+        // and an undone group's signals are dropped.
+        state.onChange = { [weak object, unowned loop] in _ = loop.schedule(after: 0) { object?.stateSavingChanged() } }
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
         let historyWriter = historyFile.map { HistoryWriter(model: model, file: $0, loop: loop) }
         let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard, historyWriter]

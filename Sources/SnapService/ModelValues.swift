@@ -7,6 +7,8 @@ struct ModelValues: SelectorValues {
     let changedBy: ClientIdentity
     /// The config file's, from the daemon's ConfigReport (not the selection's: the model never holds them).
     let configProblems: [String]
+    /// The daemon's StateReport.
+    let state: StateReport
 
     var sizes: [Int] { model.sizes.sizes }
     var selectedIndex: Int { model.committedIndex }
@@ -23,4 +25,6 @@ struct ModelValues: SelectorValues {
     var canUndo: Bool { model.canUndo }
     var canRedo: Bool { model.canRedo }
     var lastChangeKind: String { model.lastChangeKind?.rawValue ?? "" }
+    var stateFile: String { state.path }
+    var stateSaving: String { state.saving.wire }
 }

@@ -29,6 +29,8 @@ public final class SizeSelectorObject {
     let changedByBox = ChangedByBox()
     /// The `ConfigProblems` property.
     let config: ConfigReport
+    /// The `StateFile` and `StateSaving` properties.
+    let state: StateReport
     /// The `LastChangeKind` last announced.
     private var announcedKind: ChangeKind?
 
@@ -37,9 +39,11 @@ public final class SizeSelectorObject {
         var changedBy = ClientIdentity.unknown
     }
 
-    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?, config: ConfigReport = ConfigReport()) {
+    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?, config: ConfigReport = ConfigReport(),
+                state: StateReport = StateReport()) {
         self.model = model
         self.config = config
+        self.state = state
         self.connection = connection
         self.focus = focus
         self.clients = ClientDirectory(connection: connection)
@@ -112,10 +116,11 @@ public final class SizeSelectorObject {
                 }
                 return []
             },
-        ], properties: SelectorProperty.allCases.map { [model, changedByBox, config] property in
+        ], properties: SelectorProperty.allCases.map { [model, changedByBox, config, state] property in
             // The model and the boxes themselves, not `unowned self`: no reference-count check on every read.
             Property(property) {
-                property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy, configProblems: config.problems))
+                property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy, configProblems: config.problems,
+                                            state: state))
             }
         }, signals: [
             SignalSpec(.committed),
@@ -281,6 +286,16 @@ extension SizeSelectorObject: ModelAdapter {
 }
 
 extension SizeSelectorObject {
+    /// Saving started to fail or works again: PropertiesChanged with `StateSaving`.
+    func stateSavingChanged() {
+        do {
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
+                                                 names: [SelectorProperty.stateSaving.name])
+        } catch {
+            log("cannot announce StateSaving: \(error.message)")
+        }
+    }
+
     /// The config file's problems changed (a reload): PropertiesChanged with `ConfigProblems`.
     func configProblemsChanged() {
         do {

@@ -122,8 +122,43 @@ public final class StateStore {
         return size
     }
 
+    /// Runs when saving starts to fail, or works again (nil): not on every commit.
+    public var onProblemChange: ((String?) -> Void)?
+    private var lastProblem: String?
+
     /// Saves `size` durably; returns a sentence describing the failure, or nil on success.
     public func save(size: Int) -> String? {
+        let problem = write(size: size)
+        if problem != lastProblem {
+            lastProblem = problem
+            onProblemChange?(problem)
+        }
+        return problem
+    }
+
+    /// Why nothing could be saved at `path`, as far as can be told without writing (at start, for
+    /// `StateSaving`): nil when the file is open (it was read) or the folder, or the nearest one of
+    /// its parents that exists (the others are made), takes new files.
+    public func placeProblem() -> String? {
+        guard fd < 0 else { return nil }
+        var candidate = folder
+        while true {
+            var info = stat()
+            if POSIX.status(candidate, &info, followLinks: true) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else { return "\(candidate) exists but is not a folder" }
+                guard POSIX.access(candidate, W_OK | X_OK) == 0 else {
+                    return "cannot create files in \(candidate): \(describeErrno())"
+                }
+                return nil
+            }
+            guard errno == ENOENT || errno == ENOTDIR else { return "cannot inspect \(candidate): \(describeErrno())" }
+            let parent = StateStore.folder(of: candidate)
+            guard parent != candidate else { return nil }
+            candidate = parent
+        }
+    }
+
+    private func write(size: Int) -> String? {
         guard fd >= 0, let newest, stillNamed else { return create(size: size) }
         let target = 1 - newest
         let record = StateSlots.encode(StateSlots.Slot(sequence: sequence + 1, size: size))

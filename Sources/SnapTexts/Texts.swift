@@ -162,6 +162,27 @@ public struct Texts: Equatable, Sendable {
            + "or turn on assistive technologies in your desktop settings.")
     }
 
+    /// doctor: where the committed size is saved.
+    public static func savedIn(_ path: String) -> String {
+        tr("the size is saved in %s", path)
+    }
+
+    /// doctor: nothing is saved because the person chose so.
+    public static var notSavedChosen: String {
+        tr("the size is not saved: snapsized was started with --no-state (or no-state in its config file)")
+    }
+
+    /// doctor: nothing is saved because there is no home folder to save in.
+    public static var notSavedNoHome: String {
+        tr("the size is not saved: neither XDG_STATE_HOME nor HOME is set for snapsized and the password database "
+           + "names no home folder (set one of them, or use --state-file)")
+    }
+
+    /// doctor: the state file cannot be written; `problem` is the daemon's reason (its log's words).
+    public static func cannotSave(in path: String, because problem: String) -> String {
+        tr("the size cannot be saved in %1$s, so changes are refused: %2$s", path, problem)
+    }
+
     /// `Focus` while the accessibility bus does not answer (its dbus-daemon stopped or hung).
     public static func accessibilityNotAnswering(seconds: Int) -> String {
         trn("The accessibility bus did not answer within %d second, so no screen reader was told: "

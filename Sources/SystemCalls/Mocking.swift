@@ -2,7 +2,7 @@ import Synchronization
 
 /// The calls `POSIX` makes, by name, for `MockedCalls`.
 public enum SystemCall: String, Sendable, CaseIterable {
-    case open, read, write, pwrite, fsync, fdatasync, fchmod, close, rename, link, unlink, mkdir, stat, fstat
+    case open, read, write, pwrite, fsync, fdatasync, fchmod, close, rename, link, unlink, mkdir, stat, fstat, access
 }
 
 #if ENABLE_MOCKING

@@ -71,6 +71,13 @@ public enum POSIX {
         return Glibc.mkdir(path, mode)
     }
 
+    /// faccessat(2) with the effective ids (`AT_EACCESS`): whether this process may, e.g., create
+    /// files in a folder (`W_OK | X_OK`).
+    public static func access(_ path: UnsafePointer<CChar>, _ mode: Int32) -> Int32 {
+        if let failure = intercept(.access) { return failure }
+        return faccessat(AT_FDCWD, path, mode, AT_EACCESS)
+    }
+
     /// fstat(2).
     public static func status(_ fd: Int32, _ info: inout stat) -> Int32 {
         if let failure = intercept(.fstat) { return failure }

@@ -63,7 +63,8 @@ struct ContractTests {
                                      label: "Brush", trackWidth: 200, trackInset: 4, layout: "numeric",
                                      changedBy: ClientIdentity(uniqueName: ":1.7", pid: 42, command: "snapsizectl set"),
                                      configProblems: ["/c:1: unknown key 'x'; the file was not used"],
-                                     canUndo: true, canRedo: true, lastChangeKind: "undo")
+                                     canUndo: true, canRedo: true, lastChangeKind: "undo", stateFile: "/s/state",
+                                     stateSaving: "failing: /s is not a folder")
         // Every property differs from the sample, so none can pass by being left alone.
         for property in SelectorProperty.allCases {
             #expect(property.encode(reloaded) != property.encode(SelectorState.sample), "\(property)")

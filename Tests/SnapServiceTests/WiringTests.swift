@@ -33,11 +33,13 @@ struct WiringTests {
         loop.remove(session)
     }
 
-    @Test("every property but ChangedBy, ConfigProblems and LastChangeKind is announced by some fact; ChangedBy and LastChangeKind follow the selection's and the history's")
+    @Test("every property but ChangedBy, ConfigProblems, LastChangeKind, StateFile and StateSaving is announced by some fact; ChangedBy and LastChangeKind follow the selection's and the history's")
     func everyPropertyAnnounced() {
         let announced = Set(ModelFact.allCases.flatMap { SizeSelectorObject.announcement(of: $0).properties })
-        // ConfigProblems is the config file's, not the model's: ConfigReport announces it.
-        #expect(announced == Set(SelectorProperty.allCases).subtracting([.changedBy, .configProblems, .lastChangeKind]))
+        // ConfigProblems is the config file's, not the model's: ConfigReport announces it; StateSaving
+        // is the state file's (StateReport), and StateFile changes only at the next start.
+        #expect(announced == Set(SelectorProperty.allCases).subtracting([.changedBy, .configProblems, .lastChangeKind,
+                                                                         .stateFile, .stateSaving]))
         #expect(ModelFact.allCases.filter { SizeSelectorObject.announcement(of: $0).recorded } == [.lastChange])
         let authored = ModelFact.allCases.filter { SizeSelectorObject.announcement(of: $0).authored }
         #expect(authored == [.committedIndex, .committedSize, .shownIndex, .shownSize, .previewing])

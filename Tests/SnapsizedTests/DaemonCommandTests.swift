@@ -37,6 +37,8 @@ extension DaemonTests {
                 value text: 60 points
                 layout:     ordinal
                 track:      width 336, inset 12
+                state file: \(fixture.stateFile)
+                saving:     saved
 
                 """)
 

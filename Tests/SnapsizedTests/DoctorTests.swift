@@ -110,8 +110,9 @@ extension DaemonTests.Doctor {
         let result = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address])
         #expect(result.status == 0, "\(result.out)\(result.err)")
         #expect(result.err == "")
-        let lines = result.out.split(separator: "\n")
+        let lines = result.out.split(separator: "\n").filter { !$0.hasPrefix("       ") }
         #expect(lines.count == 6 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
+        #expect(result.out.contains("\n       the size is saved in \(fixture.stateFile)\n"), "\(result.out)")
         #expect(result.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
                 "\(result.out)")
         let json = try parseJSONObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)

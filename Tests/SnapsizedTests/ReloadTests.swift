@@ -126,7 +126,11 @@ struct ReloadTests {
         #expect(daemon.stderr.contains("applied label/unit"), "the other options still apply: \(daemon.stderr)")
         #expect(watcher.pump { !watcher.propertiesChanged.isEmpty })
         watcher.settle(0.3)
-        #expect(watcher.propertiesChanged == [["Label": .string("Brush")]], "only the words were announced")
+        // The words, and that saving fails now (StateSaving); nothing of the list.
+        #expect(watcher.propertiesChanged.filter { $0["StateSaving"] == nil } == [["Label": .string("Brush")]],
+                "only the words were announced: \(watcher.propertiesChanged)")
+        #expect(watcher.propertiesChanged.contains { $0["StateSaving"]?.asString?.hasPrefix("failing: cannot rename") == true },
+                "\(watcher.propertiesChanged)")
         #expect(try client.property("Sizes") == .array(elementSignature: "i", [20, 40, 60, 80, 100].map { .int32($0) }))
         #expect(try client.property("SelectedSize") == .int32(60))
         // The disk is back: the next reload applies the list.
