@@ -74,6 +74,10 @@ struct WatchCommand: Command {
         return "\(phase.rawValue) \(state.shownIndex) \(state.shownSize) \(state.valueText)"
     }
 
+    /// How long a --json line waits for its client's process (see `run`): the daemon's own bound
+    /// for learning it.
+    static let namingWait = 0.5
+
     func run(_ context: CommandContext) throws(CommandFailure) {
         let client = try daemon.connect(context)
         let loop = EventLoop()
@@ -82,18 +86,46 @@ struct WatchCommand: Command {
         var lost = false
         let console = context.console
         let json = self.json, count = self.count
+        func emit(_ phase: Phase, _ state: SelectorState) {
+            console.line(Self.line(phase, state, json: json))
+            seen += 1
+            if let count, seen >= count { loop.stop() }
+        }
+        // A change by a client new to the daemon (each `snapsizectl inc` is one) is announced before
+        // the bus has told the daemon which process that is; the daemon announces the process in a
+        // ChangedBy of its own before that client has its reply. So a --json line naming a client by
+        // its bus name alone waits for it, at most `namingWait`, and goes out at once, as it is,
+        // before any other line.
+        var waiting: (phase: Phase, state: SelectorState, timer: TimerID)?
+        func printWaiting() {
+            guard let line = waiting else { return }
+            waiting = nil
+            loop.cancel(line.timer)
+            emit(line.phase, line.state)
+        }
         client.attach(to: loop, onChange: { change in
             guard var current = state else { return }
             current.apply(change)
             state = current
-            guard var phase = Self.phase(of: change) else { return }
+            if let line = waiting, let by = change.changedBy, by.uniqueName == line.state.changedBy.uniqueName {
+                var named = line.state
+                named.changedBy = by
+                waiting = (line.phase, named, line.timer)
+            }
+            guard var phase = Self.phase(of: change) else {
+                if let by = waiting?.state.changedBy, by.pid != 0 { printWaiting() }
+                return
+            }
+            printWaiting()
             // The kind is announced when it differs; two undos in a row: the state still says undo.
             if phase == .commit, let kind = ChangeKind(rawValue: current.lastChangeKind), kind == .undo || kind == .redo {
                 phase = kind == .undo ? .undo : .redo
             }
-            console.line(Self.line(phase, current, json: json))
-            seen += 1
-            if let count, seen >= count { loop.stop() }
+            if json, current.changedBy.isKnown, current.changedBy.pid == 0 {
+                waiting = (phase, current, loop.schedule(after: Self.namingWait) { printWaiting() })
+                return
+            }
+            emit(phase, current)
         }, onLost: {
             lost = true
             loop.stop()
@@ -106,6 +138,7 @@ struct WatchCommand: Command {
             console.errorLine(tr("Watching %s, now %s; Ctrl-C to stop.", state.label, state.valueText))
         }
         loop.run()
+        printWaiting()
         if lost { throw CommandFailure(.unavailable, tr("the session bus went away")) }
     }
 }

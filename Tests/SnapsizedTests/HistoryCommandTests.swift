@@ -75,4 +75,20 @@ struct HistoryCommandTests {
         let commands = who.map { $0["command"] as? String ?? "" }
         #expect(commands == (0..<12).map { $0 % 2 == 0 ? "snapsizectl dec" : "snapsizectl inc" } + ["gdbus call", "gdbus call"], "\(json)")
     }
+
+    @Test("watch --json names short-lived clients with their process too: each line waits for the daemon to learn it")
+    func watchNamesTheClient() throws {
+        let fixture = try DaemonFixture()
+        let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--json", "--count", "3"], environment: fixture.environment)
+        #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") }, "\(watch.stderr)")
+        #expect(try fixture.ctl(["inc"]).status == 0)
+        #expect(try fixture.gdbusCall("Decrement").status == 0)
+        #expect(try fixture.ctl(["undo"]).status == 0)
+        #expect(waitUntil(timeout: 10) { !watch.isRunning }, "\(watch.stdout) \(watch.stderr)")
+        let lines = try watch.stdout.split(separator: "\n").map { try parseJSONObject(String($0)) }
+        #expect(lines.map { $0["phase"] as? String } == ["commit", "commit", "undo"], "\(watch.stdout)")
+        let by = lines.map { $0["by"] as? [String: Any] ?? [:] }
+        #expect(by.map { $0["command"] as? String } == ["snapsizectl inc", "gdbus call", "snapsizectl undo"], "\(watch.stdout)")
+        #expect(by.allSatisfy { ($0["pid"] as? Int ?? 0) > 0 }, "\(watch.stdout)")
+    }
 }

@@ -121,8 +121,9 @@ extension DaemonTests {
             let lines = watch.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(watch.stdout)")
             let by = try lines.map { line in try parseJSONObject(line)["by"] as? [String: Any] }
-            // A client's first change names it by its bus name; its process follows once the bus said.
-            #expect(by[0]?["name"] as? String == changedBy["name"] as? String, "preview by adjust: \(watch.stdout)")
+            // Even a client's first change is named with its process: the line waits for the daemon to learn it.
+            #expect(by[0]?["name"] as? String == changedBy["name"] as? String && by[0]?["command"] as? String == "snapsizectl adjust",
+                    "preview by adjust: \(watch.stdout)")
             #expect(by[1]?["command"] as? String == "snapsizectl adjust" && by[1]?["pid"] as? Int == Int(terminal.pid),
                     "commit by adjust: \(watch.stdout)")
             #expect(by.last??["name"] as? String != changedBy["name"] as? String, "set by another client: \(watch.stdout)")
