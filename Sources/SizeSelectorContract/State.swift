@@ -148,7 +148,8 @@ public struct SelectorChange: Equatable, Sendable {
     public var trackWidth: Double? { value(.trackWidth, \.trackWidth) }
     public var trackInset: Double? { value(.trackInset, \.trackInset) }
     public var layout: String? { value(.layout, \.layout) }
-    /// Announced only when a different client (or none) made this change than the one before.
+    /// Announced when a different client (or none) made this change than the one before, and alone
+    /// once the daemon has learned the process of a client it named by its bus name alone.
     public var changedBy: ClientIdentity? { value(.changedBy, \.changedBy) }
     public var canUndo: Bool? { value(.canUndo, \.canUndo) }
     public var canRedo: Bool? { value(.canRedo, \.canRedo) }

@@ -116,6 +116,11 @@ struct PyatspiTests {
         #expect(steps.map { $0.double("value") } == [3, 4, 4, 3, 2, 1, 0, 0, 0])
         #expect(steps.map { $0.string("text") ?? "" }.last == "20 points")
         #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(0))
+        // Recorded as accessible changes (the six that moved), by the program that acted.
+        let entries = try HistoryEntry.list(try fixture.client.selector("GetHistory", [.uint32(10)]))
+        #expect(entries.map { [$0.from, $0.to] } == [[60, 80], [80, 100], [100, 80], [80, 60], [60, 40], [40, 20]], "\(entries)")
+        #expect(entries.allSatisfy { $0.kind == .accessible && Int($0.by.pid) == result["pid"] as? Int && $0.by.command == "python3 act.py" },
+                "\(entries)")
     }
 
     @Test("one accessible-value event per change of the shown index, none when it does not change")
