@@ -240,7 +240,11 @@ public enum Daemon {
         config.onChange = { [unowned object] in object.configProblemsChanged() }
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
-        state.onChange = { [weak object, unowned loop] in _ = loop.schedule(after: 0) { object?.stateSavingChanged() } }
+        // Unowned, as everywhere on the serving path: a weak reference to the object would make every
+        // retain and release of it slow (make profile: +1.3k instructions per call).
+        state.onChange = { [unowned object, unowned loop] in
+            _ = loop.schedule(after: 0) { [unowned object] in object.stateSavingChanged() }
+        }
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
         let historyWriter = historyFile.map { HistoryWriter(model: model, file: $0, loop: loop) }
         let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard, historyWriter]

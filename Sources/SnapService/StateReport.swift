@@ -18,7 +18,9 @@ public final class StateReport {
     /// Follows `store` from now on: its place at start, then every change in its saves' outcome.
     func follow(_ store: StateStore) {
         saving = store.placeProblem().map(StateSaving.failing) ?? .saved
-        store.onProblemChange = { [weak self] problem in self?.set(problem.map(StateSaving.failing) ?? .saved) }
+        // Unowned, not weak: a weak reference gives the object a side table, and every retain and
+        // release of it then takes the slow path (make profile: +1.3k instructions per call).
+        store.onProblemChange = { [unowned self] problem in self.set(problem.map(StateSaving.failing) ?? .saved) }
     }
 
     func set(_ saving: StateSaving) {
