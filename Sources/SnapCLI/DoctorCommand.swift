@@ -17,6 +17,11 @@ struct DoctorCommand: Command {
           6. slider                its child has role slider, the daemon's label as name, the shown index as value
         That is what Orca will see. Exit 0 when all pass, 69 when one fails. With --json one object:
           {"ok":false,"failed":"accessibility bus","checks":[{"step":"session bus","status":"ok","detail":"..."},...]}
+        """) + "\n" + tr("""
+        Once snapsized passes, lines under it say why its config file was not used, if it was not, and
+        where the committed size is saved, or why it is not. In --json its check has them as
+        configProblems, stateFile (null when nothing is saved) and stateSaving (saved, off, no-home or
+        failing).
         """)
     static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
 
