@@ -128,10 +128,17 @@ public enum POSIX {
         return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
-    /// `strerror`: "No space left on device".
+    /// `strerror` in English, whatever the locale: "No space left on device". The sentences it goes
+    /// into are the daemon's log and its `StateSaving` words, both English and the same in every
+    /// language; plain `strerror` follows LC_MESSAGES, in LC_CTYPE's charset, which is ASCII in
+    /// a program that sets only LC_MESSAGES ("Permiss?o negada").
     public static func describe(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code))
+        guard let english = cLocale else { return String(cString: strerror(code)) }
+        return String(cString: strerror_l(code, english))
     }
+
+    /// Made once, never freed; nil only when glibc could not allocate it.
+    private nonisolated(unsafe) static let cLocale = newlocale(1 << LC_MESSAGES, "C", nil)
 
     // MARK: The seam
 

@@ -13,6 +13,23 @@ import Glibc
 /// make the file unusable.
 @Suite("Unreadable state and config files, in process")
 struct UnreadableFileTests {
+    @Test("a reason is the system's English words in every language, as the log and StateSaving say it")
+    func englishReason() throws {
+        // This thread in Portuguese, as a daemon started with LANG=pt_BR.UTF-8: plain strerror then
+        // says "Permissão negada" (or "Permiss?o negada" with LC_MESSAGES alone set).
+        guard let portuguese = newlocale(1 << LC_CTYPE | 1 << LC_MESSAGES, "pt_BR.UTF-8", nil) else {
+            Issue.record("the pt_BR.UTF-8 locale is not installed (make locales installs it)")
+            return
+        }
+        defer { freelocale(portuguese) }
+        let previous = uselocale(portuguese)
+        let reason = describeErrno(EACCES)
+        let translated = String(cString: strerror(EACCES))
+        uselocale(previous)
+        #expect(translated != "Permission denied", "strerror is not translated here, so this test could not fail")
+        #expect(reason == "Permission denied")
+    }
+
     @Test("an unreadable state file is reported and kept aside; the next start begins afresh")
     func state() throws {
         let folder = try makeTemporaryDirectory()
