@@ -56,7 +56,7 @@ struct HistoryCommand: Command {
     }
 
     static func json(_ entry: HistoryEntry) -> String {
-        JSON.object([("seq", .int(Int(entry.sequence))), ("time", .int(Int(entry.time))), ("from", .int(entry.from)),
+        JSON.object([("seq", .unsigned(entry.sequence)), ("time", .int(Int(entry.time))), ("from", .int(entry.from)),
                      ("to", .int(entry.to)), ("kind", .string(entry.kind?.rawValue ?? "")),
                      ("by", StatusCommand.client(entry.by))]).text
     }

@@ -2,6 +2,8 @@
 public enum JSON: Equatable, Sendable {
     case string(String)
     case int(Int)
+    /// A number that may be beyond `Int` (a sequence number from the bus, `t`).
+    case unsigned(UInt64)
     case double(Double)
     case bool(Bool)
     case array([JSON])
@@ -15,6 +17,7 @@ public enum JSON: Equatable, Sendable {
         switch self {
         case .string(let value): return quote(value)
         case .int(let value): return String(value)
+        case .unsigned(let value): return String(value)
         case .double(let value):
             guard value.isFinite else { return "null" }
             return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)

@@ -247,12 +247,21 @@ public final class HistoryFile {
     /// The history in `bytes` (either version); nil when it is not one of the format's. A last
     /// record cut short (a write cut short) is left out.
     static func parse(_ bytes: [UInt8]) -> History? {
+        let history: History?
         if bytes.starts(with: HistoryFileVersion1.header) {
-            return String(validating: bytes, as: UTF8.self).flatMap(HistoryFileVersion1.parse)
+            history = String(validating: bytes, as: UTF8.self).flatMap(HistoryFileVersion1.parse)
+        } else {
+            guard bytes.starts(with: header) else { return nil }
+            history = bytes.withUnsafeBytes { parse(records: UnsafeRawBufferPointer(rebasing: $0[header.count...])) }
         }
-        guard bytes.starts(with: header) else { return nil }
-        return bytes.withUnsafeBytes { parse(records: UnsafeRawBufferPointer(rebasing: $0[header.count...])) }
+        // Numbering that could not go on (the next change would overflow it) is no history this
+        // daemon wrote: a change a second would take 290 billion years to come near the bound.
+        guard let history, history.lastSequence < maximumSequence else { return nil }
+        return history
     }
+
+    /// Beyond any sequence a history reaches.
+    static let maximumSequence = UInt64(Int64.max)
 
     private static func parse(records raw: UnsafeRawBufferPointer) -> History? {
         var history = History(), sequence: UInt64 = 0

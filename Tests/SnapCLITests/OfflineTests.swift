@@ -91,6 +91,12 @@ struct OfflineTests {
         #expect(ShowCommand.render(state, style: .ascii) == "[20] - 40 - (60) - 80 - 100\npreview 20 points, committed 60 points\n")
     }
 
+    @Test("history --json writes any sequence number the bus can carry (a u64) as it is")
+    func largeSequence() {
+        let entry = HistoryEntry(sequence: UInt64.max, time: 1, from: 20, to: 40, kind: .step, by: .unknown)
+        #expect(HistoryCommand.json(entry).hasPrefix("{\"seq\":18446744073709551615,"), "\(HistoryCommand.json(entry))")
+    }
+
     @Test("watch phases from what PropertiesChanged carried")
     func phases() {
         #expect(WatchCommand.phase(of: SelectorChange(shownIndex: 3, shownSize: 80, previewing: true)) == .preview)

@@ -64,6 +64,31 @@ struct HistoryFormatTests {
         }
     }
 
+    @Test("numbering that could not go on is refused, in either version: the next change would overflow it")
+    func sequenceBound() throws {
+        var history = History()
+        history.record(from: 20, to: 40, cause: ChangeCause(.step, by: who), time: 10)
+        let snapshot = HistoryFile.snapshot(history)
+        /// The snapshot with its S record's sequence (the 8 bytes after the tag's 8) set to `sequence`.
+        func starting(at sequence: UInt64) -> [UInt8] {
+            var bytes = snapshot
+            let at = HistoryFile.header.count + 8
+            withUnsafeBytes(of: sequence.littleEndian) { bytes.replaceSubrange(at..<at + 8, with: $0) }
+            return bytes
+        }
+        #expect(HistoryFile.parse(starting(at: UInt64.max)) == nil)
+        #expect(HistoryFile.parse(starting(at: HistoryFile.maximumSequence)) == nil)
+        var record: [UInt8] = []
+        HistoryFile.append(UInt8(ascii: "E"), History.Record(sequence: UInt64.max, time: 11, from: 40, to: 60, kind: .step, client: 0),
+                           to: &record)
+        #expect(HistoryFile.parse(snapshot + record) == nil, "an appended record")
+        #expect(HistoryFile.parse(Array("snapsize-history 1\nS 18446744073709551615\n".utf8)) == nil, "version 1")
+        // Just under the bound: read, and the numbering goes on.
+        var high = try #require(HistoryFile.parse(starting(at: HistoryFile.maximumSequence - 1)))
+        high.record(from: 40, to: 60, cause: ChangeCause(.step, by: who), time: 12)
+        #expect(high.lastSequence == HistoryFile.maximumSequence && high.entries.last?.to == 60)
+    }
+
     /// Four changes by two clients and a reload: a snapshot's every byte.
     private var pinned: History {
         var history = History()
