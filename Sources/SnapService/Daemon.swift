@@ -237,13 +237,13 @@ public enum Daemon {
             : nil
         accessibility?.bus.releasesGroupFirst = true
         let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config, state: state)
-        config.onChange = { [unowned object] in object.configProblemsChanged() }
+        config.onChange = { [unowned object] in object.announce(.configProblems) }
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
         // Unowned, as everywhere on the serving path: a weak reference to the object would make every
         // retain and release of it slow (make profile: +1.3k instructions per call).
         state.onChange = { [unowned object, unowned loop] in
-            _ = loop.schedule(after: 0) { [unowned object] in object.stateSavingChanged() }
+            _ = loop.schedule(after: 0) { [unowned object] in object.announce(.stateSaving) }
         }
         let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
         let historyWriter = historyFile.map { HistoryWriter(model: model, file: $0, loop: loop) }

@@ -286,23 +286,13 @@ extension SizeSelectorObject: ModelAdapter {
 }
 
 extension SizeSelectorObject {
-    /// Saving started to fail or works again: PropertiesChanged with `StateSaving`.
-    func stateSavingChanged() {
+    /// PropertiesChanged with `property` alone, for one that changes apart from the selection:
+    /// `StateSaving` (saving started to fail, or works again), `ConfigProblems` (a reload).
+    func announce(_ property: SelectorProperty) {
         do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
-                                                 names: [SelectorProperty.stateSaving.name])
+            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: [property.name])
         } catch {
-            log("cannot announce StateSaving: \(error.message)")
-        }
-    }
-
-    /// The config file's problems changed (a reload): PropertiesChanged with `ConfigProblems`.
-    func configProblemsChanged() {
-        do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
-                                                 names: [SelectorProperty.configProblems.name])
-        } catch {
-            log("cannot announce ConfigProblems: \(error.message)")
+            log("cannot announce \(property.name): \(error.message)")
         }
     }
 }

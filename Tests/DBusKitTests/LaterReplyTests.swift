@@ -52,6 +52,7 @@ struct LaterReplyTests {
                     throw MethodError(Self.nope, "thrown")
                 },
                 Method("Plain", outputs: [Argument("value", "u")]) { _ throws(MethodError) in [.uint32(1)] },
+                Method("Waiting", outputs: [Argument("count", "u")]) { _ throws(MethodError) in [.uint32(UInt32(waiting.replies.count))] },
             ])])
             guard try connection.requestName(Self.busName) else { throw TestFailure("name already taken") }
             loop.add(connection)
@@ -78,8 +79,8 @@ struct LaterReplyTests {
         }
         waiter.start()
         let client = try Connection(address: bus.address)
-        // The loop goes on serving while Wait is unanswered.
-        Thread.sleep(forTimeInterval: 0.3)
+        // The loop goes on serving while Wait, which has reached it, is unanswered.
+        #expect(waitUntil(timeout: 10) { (try? Self.call(client, "Waiting")) == [.uint32(1)] }, "Wait never reached the service")
         #expect(try Self.call(client, "Plain") == [.uint32(1)])
         #expect(result.withLock { $0 } == nil, "Wait was answered before Release")
         _ = try Self.call(client, "Release", [.boolean(fail)])
