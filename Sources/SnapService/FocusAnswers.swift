@@ -34,7 +34,8 @@ final class FocusAnswers {
     private var inFlight: [Answer]?
     /// Their events went out after the round trip under way was sent: the next one answers them.
     private var next: [Answer] = []
-    private var start: TimerID?
+    /// Sends the next round trip on the loop's next round (`startSoon`); nil when none is scheduled.
+    private var roundTripTimer: TimerID?
     /// Whether the last round trip failed (logged once, until one succeeds again).
     private var failing = false
 
@@ -54,8 +55,8 @@ final class FocusAnswers {
 
     /// Answers everything waiting with `failure` (the daemon stops, the slider left the bus).
     func abandon(_ failure: FocusFailure) {
-        if let start { loop.cancel(start) }
-        start = nil
+        if let roundTripTimer { loop.cancel(roundTripTimer) }
+        roundTripTimer = nil
         let waiting = (inFlight ?? []) + next
         inFlight = nil
         next = []
@@ -65,10 +66,10 @@ final class FocusAnswers {
     /// Sent on the loop's next round rather than now: in a group commit the focus events are held
     /// until the group ends, and the round trip must follow them, not overtake them.
     private func startSoon() {
-        guard inFlight == nil, start == nil else { return }
-        start = loop.schedule(after: 0) { [weak self] in
+        guard inFlight == nil, roundTripTimer == nil else { return }
+        roundTripTimer = loop.schedule(after: 0) { [weak self] in
             guard let self else { return }
-            self.start = nil
+            self.roundTripTimer = nil
             self.roundTrip()
         }
     }
