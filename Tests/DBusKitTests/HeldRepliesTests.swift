@@ -44,6 +44,17 @@ struct HeldRepliesTests {
                     }
                     return [.string("pong")]
                 },
+                // As Ping, but answered through `answerLater`, at once: that answer goes out as any reply does.
+                Method("PingLater", outputs: [Argument("text", "s")]) { [unowned self] call throws(MethodError) in
+                    try self.server.callAsync(destination: "org.example.Asked", path: .root, interface: "org.example.Asked",
+                                              member: "Who", arguments: [.string(call.sender)], timeoutMilliseconds: 300,
+                                              holdingRepliesTo: call.sender) { self.answers.append($0) }
+                    self.loop.schedule(after: 0) { [unowned self] in
+                        try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After")
+                    }
+                    self.server.answerLater().succeed([.string("later")])
+                    return [.string("pong")]
+                },
                 Method("Plain") { _ throws(MethodError) in [] },
             ])])
             client.addMatch("type='signal',interface='\(HeldRepliesTests.interface.rawValue)'")
@@ -55,10 +66,10 @@ struct HeldRepliesTests {
             loop.add(client)
         }
 
-        func ping(_ count: Int = 1) throws {
+        func ping(_ count: Int = 1, member: String = "Ping") throws {
             for _ in 0..<count {
                 try client.callAsync(destination: HeldRepliesTests.service.rawValue, path: .root,
-                                     interface: HeldRepliesTests.interface.rawValue, member: "Ping",
+                                     interface: HeldRepliesTests.interface.rawValue, member: member,
                                      timeoutMilliseconds: Int32.max) { [unowned self] in self.replies.append($0) }
             }
         }
@@ -89,6 +100,18 @@ struct HeldRepliesTests {
         #expect(setup.answers.count == 1, "the reply went out before the answer was handled")
         if case .success(let values)? = setup.answers.first { #expect(values == [.uint32(42)]) } else { Issue.record("\(setup.answers)") }
         #expect(setup.loop.now == 0, "released by the timeout, not by the answer")
+    }
+
+    @Test("a call answered later (answerLater) is held as any reply: it waits for the answer about its client")
+    func laterReply() throws {
+        let setup = try Setup()
+        try setup.ping(member: "PingLater")
+        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(by: 0); return setup.afterSignals == 1 })
+        setup.loop.advanceTime(by: 0)
+        #expect(setup.replies.isEmpty, "the later reply did not wait: \(setup.replies)")
+        #expect(setup.spin { !setup.replies.isEmpty })
+        #expect(setup.answers.count == 1, "the later reply went out before the answer was handled")
+        if case .success(let values)? = setup.replies.first { #expect(values == [.string("later")]) } else { Issue.record("\(setup.replies)") }
     }
 
     @Test("a peer that never answers holds the reply for the call's timeout, no longer; a burst past the maximum is not held")
