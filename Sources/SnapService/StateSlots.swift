@@ -8,7 +8,7 @@
 ///
 ///     offset  bytes  field
 ///          0      8  "snapsize" (ASCII)
-///          8      8  sequence number (UInt64, little-endian; 0 = never written)
+///          8      8  sequence number (UInt64, little-endian; 0 = never written; below 2^63 - 1)
 ///         16      8  size (Int64, little-endian)
 ///         24      4  CRC-32 (IEEE) of bytes 0..<24, little-endian
 ///         28      4  format version (UInt32, little-endian): 1 is this layout; 0 (what slots held
@@ -26,6 +26,10 @@ enum StateSlots {
     /// The format version this code writes, and the newest it reads.
     static let formatVersion: UInt32 = 1
     static let versionOffset = 28
+
+    /// Beyond any sequence number a state file reaches (a commit a second: 290 billion years), so a
+    /// slot at or past it was not written by snapsize, and the next commit's number cannot overflow.
+    static let maximumSequence = UInt64(Int64.max)
 
     struct Slot: Equatable {
         var sequence: UInt64
@@ -52,7 +56,7 @@ enum StateSlots {
         let stored = UInt32(truncatingIfNeeded: littleEndian(record, at: start + 24, count: 4))
         guard stored == crc32(record[start..<start + 24]) else { return nil }
         let sequence = littleEndian(record, at: start + 8, count: 8)
-        guard sequence > 0 else { return nil }
+        guard sequence > 0, sequence < maximumSequence else { return nil }
         return Slot(sequence: sequence, size: Int(Int64(bitPattern: littleEndian(record, at: start + 16, count: 8))))
     }
 

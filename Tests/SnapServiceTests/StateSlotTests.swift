@@ -39,6 +39,15 @@ struct StateSlotTests {
         #expect(StateStore(path: path).load() == .size(80))
     }
 
+    @Test("a slot whose numbering could not go on is ignored: no snapsize wrote it, and the next commit would overflow it")
+    func sequenceBound() {
+        for sequence in [UInt64.max, StateSlots.maximumSequence] {
+            #expect(StateSlots.decode(StateSlots.encode(StateSlots.Slot(sequence: sequence, size: 60))[...]) == nil, "\(sequence)")
+        }
+        let highest = StateSlots.Slot(sequence: StateSlots.maximumSequence - 1, size: 60)
+        #expect(StateSlots.decode(StateSlots.encode(highest)[...]) == highest)
+    }
+
     @Test("a torn slot (the write in flight) is ignored: the other holds the last acknowledged size, and is kept")
     func tornOlderSlot() throws {
         let folder = try Self.folder()
