@@ -45,11 +45,12 @@ public final class Connection {
     /// (once a round): signals sent meanwhile are held (see `send`). Never set outside a loop.
     var backlogged = false
     /// Replies waiting per destination while the bus takes this connection's output slowly (see
-    /// `ReplyLanes`), and whether replies go there now: libdbus's queue was over `laneLimit`, or the
+    /// `ReplyLanes`), and whether replies go there now: libdbus's queue was over `lanesEngageLimit`, or the
     /// lanes were not empty, when the event loop last looked (once a round). Lanes fill only while it
     /// is set, so it alone is checked per call.
     var lanes = ReplyLanes()
     var usesLanes = false
+    var sendBuffer = SocketSendBuffer()
     /// Whether what a group held on this connection goes out before what it held on the others
     /// (the accessibility bus: a screen reader waits on it to tell a person about the change,
     /// while a caller waits only for its reply). In the order the connections were added otherwise.
@@ -113,20 +114,7 @@ public final class Connection {
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
         checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
                     "dbus_connection_add_filter")
-        limitSocketBuffer()
-    }
-
-    /// What the kernel holds of our output for the bus, in bytes (it doubles the figure). Its
-    /// default, about 208 KiB, is over a second of replies when a flooded bus reads 800 a second:
-    /// a reply given its turn (`ReplyLanes`) would still wait behind all of them. A small message
-    /// needs far less; a large one is written in pieces.
-    static let socketSendBuffer: Int32 = 16 * 1024
-
-    private func limitSocketBuffer() {
-        var fd: Int32 = -1
-        guard dbus_connection_get_socket(raw, &fd) != 0, fd >= 0 else { return }
-        var size = Self.socketSendBuffer
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        sendBuffer = SocketSendBuffer(raw)
     }
 
     /// Registers a connection made with `unregistered(address:)`: sends `Hello` and returns at once.

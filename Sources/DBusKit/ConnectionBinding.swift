@@ -61,7 +61,9 @@ final class ConnectionBinding {
     func updateBacklog() {
         let queued = connection.queuedBytes
         connection.backlogged = queued > Connection.backlogLimit
-        connection.usesLanes = queued > Connection.laneLimit || !connection.lanes.isEmpty
+        let flooded = !connection.lanes.isEmpty
+        connection.usesLanes = queued > Connection.lanesEngageLimit || flooded
+        connection.sendBuffer.fit(flooded: connection.lanes.refusalCount > 0)
         if paused {
             if queued <= Connection.readingPauseLimit / 2 && connection.lanesDrained { paused = false }
         } else if queued > Connection.readingPauseLimit || connection.lanesFull {
