@@ -78,10 +78,8 @@ struct DoctorCommand: Command {
                 // but the person is told why (its ConfigProblems).
                 if checks[index].step == "snapsized", let state = probe.state {
                     checks[index].notes = state.configProblems.map { tr("config file: %s", $0) } + [Self.saving(state)]
-                    checks[index].machineNotes = [("configProblems", .array(state.configProblems.map { .string($0) })),
-                                                  ("stateFile", state.stateFile.isEmpty ? .null : .string(state.stateFile)),
-                                                  ("stateSaving", .string(StateSaving(wire: state.stateSaving)?.word
-                                                                              ?? state.stateSaving))]
+                    checks[index].machineNotes = [("configProblems", .array(state.configProblems.map { .string($0) }))]
+                        + StatusCommand.saving(state)
                 }
             } catch {
                 checks[index].status = .fail

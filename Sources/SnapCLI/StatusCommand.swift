@@ -44,10 +44,17 @@ struct StatusCommand: StateReportCommand {
             ("trackInset", .double(state.trackInset)), ("layout", .string(state.layout)),
             ("changedBy", client(state.changedBy)),
             ("configProblems", .array(state.configProblems.map { .string($0) })),
-            ("stateFile", state.stateFile.isEmpty ? .null : .string(state.stateFile)),
-            ("stateSaving", .string(StateSaving(wire: state.stateSaving)?.word ?? state.stateSaving)),
+        ] + Self.saving(state) + [
             ("stateProblem", Self.problem(state).map { .string($0) } ?? .null),
         ])
+    }
+
+    /// Where the size is saved, and whether, as --json says it in `status` and in `doctor`'s snapsized
+    /// check: `stateFile` (null when nothing is saved) and `stateSaving`'s word ("failing" without its
+    /// reason; a word this client does not know, as it came).
+    static func saving(_ state: SelectorState) -> [(String, JSON)] {
+        [("stateFile", state.stateFile.isEmpty ? .null : .string(state.stateFile)),
+         ("stateSaving", .string(StateSaving(wire: state.stateSaving)?.word ?? state.stateSaving))]
     }
 
     /// Why the size is not saved where it should be (`failing: …`), nil otherwise.
