@@ -129,8 +129,8 @@ extension Connection {
     /// Replies waiting in all lanes above which the connection stops reading (as for
     /// `readingPauseLimit`): many senders each under their bound must not grow the process either.
     /// Counted, not measured (libdbus tells a message's size only once it is queued): the largest
-    /// reply here, an Introspect of about 5.5 KiB, makes this some 5.5 MiB at most (at 4,096 it was
-    /// 22 MiB with no per-sender bound).
+    /// reply here, an Introspect of about 5.5 KiB, makes this some 5.5 MiB at most (4,096 would allow
+    /// 22 MiB were the per-sender bound ever lifted).
     static let laneMessageLimit = 1024
     /// Refusals waiting in all lanes (4 bytes each) above which the connection stops reading.
     static let laneRefusalLimit = 1 << 18
