@@ -62,10 +62,10 @@ public struct HistoryEntry: Equatable, Sendable {
 
     /// Reads a `GetHistory` reply (`a(txiissus)`).
     public static func list(_ body: [DBusValue]) throws(MethodError) -> [HistoryEntry] {
-        guard body.count == 1, case .array(_, let elements) = body[0] else { throw unexpectedReply(to: "GetHistory", body) }
+        guard body.count == 1, case .array(_, let elements) = body[0] else { throw unexpectedReply(to: SelectorMethod.getHistory.name, body) }
         var entries: [HistoryEntry] = []
         for element in elements {
-            guard let entry = HistoryEntry(element) else { throw unexpectedReply(to: "GetHistory", body) }
+            guard let entry = HistoryEntry(element) else { throw unexpectedReply(to: SelectorMethod.getHistory.name, body) }
             entries.append(entry)
         }
         return entries

@@ -80,6 +80,11 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
                             timeoutMilliseconds: timeoutMilliseconds)
     }
 
+    /// A method whose reply is the new selection `(u index, i size)`, read under the method's own name.
+    private func selected(_ method: SelectorMethod, _ arguments: [DBusValue] = []) throws(MethodError) -> SelectorReply {
+        try SelectorReply(selected: try call(method, arguments), from: method.name)
+    }
+
     public func state() throws(MethodError) -> SelectorState {
         try SelectorState(getAll: try properties("GetAll", []))
     }
@@ -91,19 +96,19 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
     }
 
     public func setIndex(_ index: Int) throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.setIndex, [.uint32(UInt32(clamping: index))]), from: "SetIndex")
+        try selected(.setIndex, [.uint32(UInt32(clamping: index))])
     }
 
     public func setSize(_ size: Int) throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.setSize, [.int32(Int32(clamping: size))]), from: "SetSize")
+        try selected(.setSize, [.int32(Int32(clamping: size))])
     }
 
     public func preview(x: Double) throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.preview, [.double(x)]), from: "Preview")
+        try selected(.preview, [.double(x)])
     }
 
     public func commit(x: Double) throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.commit, [.double(x)]), from: "Commit")
+        try selected(.commit, [.double(x)])
     }
 
     public func cancel() throws(MethodError) { _ = try call(.cancel) }
@@ -111,11 +116,11 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
     public func focus() throws(MethodError) { _ = try call(.focus) }
 
     public func undo() throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.undo), from: "Undo")
+        try selected(.undo)
     }
 
     public func redo() throws(MethodError) -> SelectorReply {
-        try SelectorReply(selected: try call(.redo), from: "Redo")
+        try selected(.redo)
     }
 
     public func history(limit: Int) throws(MethodError) -> [HistoryEntry] {
