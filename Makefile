@@ -103,8 +103,9 @@ bench: bench-programs
 profile: bench-programs
 	for mode in daemon daemon-a11y floor sdbus gdbus; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
 
-# The daemon's two modes of `make profile` only, against Benchmarks/thresholds (part of `make test`:
-# about 45 seconds under valgrind, on the release build `make programs` made).
+# The daemon's two modes of `make profile` only, against Benchmarks/thresholds and against a stale
+# scripts/snapsized.order (part of `make test`: about 45 seconds under valgrind, on the release build
+# `make programs` made; scripts/link-order.sh remakes the order file).
 profile-check: programs
 	$(A11Y_LISTENER)
 	for mode in daemon daemon-a11y; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done

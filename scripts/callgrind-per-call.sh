@@ -13,7 +13,8 @@
 #
 # Everything runs on private buses in a temp dir and is stopped by PID. Only the serving loop is
 # counted (--toggle-collect), so start-up does not blur the figure. Keeps the callgrind file when
-# KEEP=DIR is given, for callgrind_annotate.
+# KEEP=DIR is given, for callgrind_annotate. For the daemon it also fails when scripts/snapsized.order
+# is stale: more than 3% of the functions its serving loop ran are missing from it.
 set -eu
 bin=${RELEASE:-.build/release}
 mode=${1:-daemon}
@@ -50,7 +51,7 @@ if [ "$mode" = daemon-a11y ]; then
 fi
 
 # shellcheck disable=SC2086 # $program is the command and its options
-valgrind --tool=callgrind --toggle-collect="$loop" --callgrind-out-file="$work/callgrind.out" \
+valgrind --tool=callgrind --demangle=no --toggle-collect="$loop" --callgrind-out-file="$work/callgrind.out" \
     $program >"$work/server.log" 2>&1 &
 server=$!
 pids="$server $pids"
@@ -85,3 +86,20 @@ if [ -n "$limit" ] && [ "$perCall" -gt "$limit" ]; then
     echo "$mode: $perCall instructions per call is above the threshold of $limit (Benchmarks/thresholds)" >&2
     exit 1
 fi
+
+# A stale order file costs no instructions, only memory: the functions it misses lie scattered over
+# the program's code, and each drags 64 KiB of it into memory (scripts/link-order.sh says why;
+# make bench's PSS rows show it). It went stale once by 25% and cost 0.9 MiB of PSS; checked here.
+case "$mode" in daemon*)
+    awk -v program='/snapsized$' -f "$(dirname "$0")/callgrind-functions.awk" "$work/callgrind.out" >"$work/ran"
+    ran=$(wc -l <"$work/ran")
+    unordered=$(grep -cvxFf "$(dirname "$0")/snapsized.order" "$work/ran" || true)
+    if [ $((unordered * 100)) -gt $((ran * 3)) ]; then
+        echo "$mode: $unordered of the $ran functions the serving loop ran are not in scripts/snapsized.order" \
+             "(at most 3%): run scripts/link-order.sh after a release build and commit the file; for example:" >&2
+        grep -vxFf "$(dirname "$0")/snapsized.order" "$work/ran" | head -5 >&2
+        exit 1
+    fi
+    echo "$mode: $unordered of the $ran functions the serving loop ran are not in scripts/snapsized.order (at most 3%)"
+    ;;
+esac
