@@ -33,21 +33,7 @@ case "$mode" in
 esac
 
 if [ "$mode" = daemon-a11y ]; then
-    /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
-    pids="$! $pids"
-    for _ in $(seq 50); do
-        AT_SPI_BUS_ADDRESS=$(gdbus call --session -d org.a11y.Bus -o /org/a11y/bus -m org.a11y.Bus.GetAddress \
-            2>/dev/null | sed -n "s/^('\(.*\)',)$/\1/p") && [ -n "$AT_SPI_BUS_ADDRESS" ] && break
-        sleep 0.1
-    done
-    export AT_SPI_BUS_ADDRESS
-    /usr/libexec/at-spi2-registryd >"$work/registry.log" 2>&1 </dev/null &
-    pids="$! $pids"
-    sleep 0.3
-    # A screen reader's view of it: someone listens for the value events the daemon sends.
-    "$bin/snapsize-a11y-listener" 1 >"$work/events" &
-    pids="$! $pids"
-    sleep 0.3
+    listener="$bin/snapsize-a11y-listener"; . "$(dirname "$0")/accessibility-stack.sh"
 fi
 
 # shellcheck disable=SC2086 # $program is the command and its options

@@ -83,20 +83,7 @@ functions "$work/plain.out" >"$work/order"
 [ -s "$work/order" ] || { echo "callgrind saw no function of $bin" >&2; cat "$work/plain.log" >&2; exit 1; }
 
 # Pass 2: the slider, on an accessibility bus with its registry and a listener for its events.
-/usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
-pids="$! $pids"
-for _ in $(seq 50); do
-    AT_SPI_BUS_ADDRESS=$(gdbus call --session -d org.a11y.Bus -o /org/a11y/bus -m org.a11y.Bus.GetAddress \
-        2>/dev/null | sed -n "s/^('\(.*\)',)$/\1/p") && [ -n "$AT_SPI_BUS_ADDRESS" ] && break
-    sleep 0.1
-done
-export AT_SPI_BUS_ADDRESS
-/usr/libexec/at-spi2-registryd >"$work/registry.log" 2>&1 </dev/null &
-pids="$! $pids"
-sleep 0.3
-"${RELEASE:-.build/release}/snapsize-a11y-listener" 1 >"$work/events" 2>&1 &
-pids="$! $pids"
-sleep 0.3
+listener="${RELEASE:-.build/release}/snapsize-a11y-listener"; . "$(dirname "$0")/accessibility-stack.sh"
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/a11y.out" "$bin" \
     --state-file "$work/state" >"$work/a11y-daemon.log" 2>&1 &
 server=$!

@@ -36,22 +36,12 @@ struct HeldRepliesTests {
             ])])
             try server.export(path: .root, interfaces: [InterfaceTable(HeldRepliesTests.interface.rawValue, methods: [
                 Method("Ping", outputs: [Argument("text", "s")]) { [unowned self] call throws(MethodError) in
-                    try self.server.callAsync(destination: "org.example.Asked", path: .root, interface: "org.example.Asked",
-                                              member: "Who", arguments: [.string(call.sender)], timeoutMilliseconds: 300,
-                                              holdingRepliesTo: call.sender) { self.answers.append($0) }
-                    self.loop.schedule(after: 0) { [unowned self] in
-                        try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After")
-                    }
+                    try self.askAbout(call)
                     return [.string("pong")]
                 },
                 // As Ping, but answered through `answerLater`, at once: that answer goes out as any reply does.
                 Method("PingLater", outputs: [Argument("text", "s")]) { [unowned self] call throws(MethodError) in
-                    try self.server.callAsync(destination: "org.example.Asked", path: .root, interface: "org.example.Asked",
-                                              member: "Who", arguments: [.string(call.sender)], timeoutMilliseconds: 300,
-                                              holdingRepliesTo: call.sender) { self.answers.append($0) }
-                    self.loop.schedule(after: 0) { [unowned self] in
-                        try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After")
-                    }
+                    try self.askAbout(call)
                     self.server.answerLater().succeed([.string("later")])
                     return [.string("pong")]
                 },
@@ -64,6 +54,17 @@ struct HeldRepliesTests {
                                 interface: "org.freedesktop.DBus", member: "GetId", timeoutMilliseconds: 5000)
             loop.add(server)
             loop.add(client)
+        }
+
+        /// What Ping does before it answers: asks `asked` about the caller, holding the caller's
+        /// replies, and signals `After` from a timer (so after the reply was made).
+        func askAbout(_ call: MethodCall) throws(MethodError) {
+            try server.callAsync(destination: "org.example.Asked", path: .root, interface: "org.example.Asked",
+                                 member: "Who", arguments: [.string(call.sender)], timeoutMilliseconds: 300,
+                                 holdingRepliesTo: call.sender) { [unowned self] in self.answers.append($0) }
+            loop.schedule(after: 0) { [unowned self] in
+                try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After")
+            }
         }
 
         func ping(_ count: Int = 1, member: String = "Ping") throws {
