@@ -34,6 +34,22 @@ struct ClockTests {
         #expect(times == [1, 3])
     }
 
+    @Test("the earliest timer cancelled, a later one still fires at its own deadline; one scheduled earlier than all at its own")
+    func earliestCancelled() {
+        let loop = EventLoop(clock: .manual())
+        var times: [(String, Double)] = []
+        let first = loop.schedule(after: 1) { times.append(("first", loop.now)) }
+        loop.schedule(after: 5) { times.append(("later", loop.now)) }
+        loop.cancel(first)
+        // The round woken at 1 finds nothing due.
+        loop.advanceTime(by: 2)
+        #expect(times.isEmpty)
+        loop.schedule(after: 0.5) { times.append(("sooner", loop.now)) }
+        loop.advanceTime(by: 10)
+        #expect(times.map(\.0) == ["sooner", "later"])
+        #expect(times.map(\.1) == [2.5, 5])
+    }
+
     @Test("an async call's libdbus timeout runs on the loop's clock")
     func callTimeout() throws {
         let bus = try PrivateSessionBus()
