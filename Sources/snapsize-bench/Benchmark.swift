@@ -11,19 +11,14 @@ struct Benchmark {
         let started = monotonicNow()
         let programs = try locatePrograms()
 
-        let bus = try PrivateSessionBus()
-        defer { bus.stop() }
-        let accessibility = try AccessibilityStack(sessionEnvironment: bus.environment)
+        // Every server on a bus of its own, each bus the same: a bus's cost per message grows with the
+        // connections and match rules on it, so servers sharing one would slow each other down.
+        var buses: [ServerKind: BenchBus] = [:]
+        defer { for bus in buses.values { bus.stop() } }
+        for kind in programs.kinds { buses[kind] = try BenchBus(for: kind) }
+        let accessibility = try AccessibilityStack(sessionEnvironment: buses[.daemon]!.environment)
         defer { accessibility.stop() }
         let listener = try AccessibilityListener(program: programs.listener, environment: accessibility.environment)
-
-        let caller = try BusClient(address: bus.address)
-        let watcher = try BusClient(address: bus.address)
-        let names = try BusClient(address: bus.address)
-        for kind in ServerKind.allCases {
-            try names.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                               + "member='NameOwnerChanged',arg0='\(kind.busName)'")
-        }
 
         var tables: [(medium: Medium, rows: [Row], seconds: Double)] = []
         for medium in options.media {
@@ -33,9 +28,8 @@ struct Benchmark {
             var results: [RoundResult] = []
             for number in 0..<medium.rounds {
                 let round = Round(number: number, programs: programs, stateFolder: stateFolder,
-                                  pipelinedPerBlock: medium.pipelinedPerBlock,
-                                  environment: bus.environment, accessibilityEnvironment: accessibility.environment,
-                                  address: bus.address, caller: caller, watcher: watcher, names: names,
+                                  pipelinedPerBlock: medium.pipelinedPerBlock, buses: buses,
+                                  accessibilityEnvironment: accessibility.environment,
                                   listener: medium.measuresProcess ? listener : nil,
                                   measureIdle: medium.measuresProcess && number == medium.rounds - 1)
                 results.append(try round.run())
@@ -65,11 +59,12 @@ struct Benchmark {
         let programs = Programs(daemon: folder + "/snapsized", floor: folder + "/snapsize-floor",
                                 sdbusPeer: folder + "/snapsize-sdbus-peer", gdbusPeer: folder + "/snapsize-gdbus-peer",
                                 listener: folder + "/snapsize-a11y-listener", coreBench: folder + "/snapcore-bench",
-                                coreC: folder + "/snapcore-bench-c")
+                                coreC: folder + "/snapcore-bench-c", baseline: options.baseline)
         for path in [programs.daemon, programs.floor, programs.sdbusPeer, programs.gdbusPeer, programs.listener,
-                     programs.coreBench, programs.coreC]
+                     programs.coreBench, programs.coreC] + (programs.baseline.map { [$0] } ?? [])
         where !FileManager.default.isExecutableFile(atPath: path) {
-            throw BenchError("\(path) is missing; `make bench` builds it")
+            throw BenchError(path == programs.baseline ? "--baseline \(path) is not an executable file"
+                                                       : "\(path) is missing; `make bench` builds it")
         }
         return programs
     }

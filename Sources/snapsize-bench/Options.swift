@@ -14,7 +14,7 @@ struct Medium {
     let measuresProcess: Bool
 }
 
-/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]`
+/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH]`
 struct Options {
     var json = false
     /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with 7
@@ -26,6 +26,8 @@ struct Options {
     var stateDirectory = "/var/tmp"
     /// Where snapsized, snapcore-bench and the C helpers are (default: next to this program).
     var programsDirectory: String?
+    /// Another snapsized build, measured in every round beside this one (its own column and ratio).
+    var baseline: String?
 
     var media: [Medium] {
         var media: [Medium] = []
@@ -42,12 +44,15 @@ struct Options {
 
     static let usage = """
         usage: snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]
+                              [--baseline PATH]
           --json            one JSON object instead of the tables
           --rounds N        rounds with fresh processes (default 15 on tmpfs, 9 on disk); figures are medians over rounds
           --media M         both (default): a table with the state files on tmpfs (/dev/shm), then one on disk
           --state-dir PATH  the disk folder for the servers' state files (default /var/tmp)
           --programs DIR    where snapsized, snapcore-bench and the C programs of Benchmarks/ are
                             (default: this program's folder)
+          --baseline PATH   another build of snapsized, measured in the same rounds on a bus of its own
+                            (a baseline column, and snapsized's ratio to it): is a change slower?
 
         """
 
@@ -75,6 +80,9 @@ struct Options {
             case "--programs":
                 guard let value = rest.popFirst() else { throw BenchError("--programs needs a folder") }
                 options.programsDirectory = value
+            case "--baseline":
+                guard let value = rest.popFirst() else { throw BenchError("--baseline needs the path of a snapsized") }
+                options.baseline = value
             case "--help", "-h":
                 print(usage, terminator: "")
                 exit(0)

@@ -4,18 +4,13 @@ import Glibc
 ///
 /// Every call alternates Increment and Decrement (per server, starting from the middle size), so
 /// each one really commits, persists and announces, as a person stepping back and forth would.
+///
+/// Each server is called through the connections of its own bus (`RunningServer.bus`).
 struct Phases {
-    let caller: BusClient
-    let watcher: BusClient
     /// Per server: is the next step an Increment?
     private var goesUp: [ServerKind: Bool] = [:]
     /// Calls made per server in this round (for CPU per call).
     private(set) var calls: [ServerKind: Int] = [:]
-
-    init(caller: BusClient, watcher: BusClient) {
-        self.caller = caller
-        self.watcher = watcher
-    }
 
     private mutating func nextStep(_ kind: ServerKind) -> Bool {
         let up = goesUp[kind] ?? true
@@ -38,7 +33,7 @@ struct Phases {
                 for _ in 0..<perBlock {
                     let up = nextStep(server.kind)
                     let start = monotonicNow()
-                    guard caller.callAndWait(server.kind.busName, increment: up) else {
+                    guard server.bus.caller.callAndWait(server.kind.busName, increment: up) else {
                         throw BenchError("\(server.kind.rawValue) failed a call")
                     }
                     samples[server.kind, default: []].append(monotonicNow() - start)
@@ -51,11 +46,11 @@ struct Phases {
     /// The first call of a client the server has not seen (its connection made beforehand, not timed),
     /// in seconds: what a short-lived client such as `snapsizectl inc` waits for. snapsized asks the
     /// bus who the client is and answers once it knows; the other servers ask nothing.
-    mutating func firstCalls(_ servers: [RunningServer], address: String, blocks: Int) throws(BenchError) -> [ServerKind: [Double]] {
+    mutating func firstCalls(_ servers: [RunningServer], blocks: Int) throws(BenchError) -> [ServerKind: [Double]] {
         var samples: [ServerKind: [Double]] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
-                let client = try BusClient(address: address)
+                let client = try BusClient(address: server.bus.address)
                 let up = nextStep(server.kind)
                 let start = monotonicNow()
                 guard client.callAndWait(server.kind.busName, increment: up) else {
@@ -72,6 +67,7 @@ struct Phases {
         var seconds: [ServerKind: Double] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
+                let caller = server.bus.caller
                 let start = monotonicNow()
                 var sent = 0, done = 0, errors = 0
                 while done < perBlock {
@@ -109,6 +105,7 @@ struct Phases {
 
     mutating func signalLatency(_ server: RunningServer) throws(BenchError) -> Double {
         let member = server.kind == .bare ? "Committed" : "PropertiesChanged"
+        let (caller, watcher) = (server.bus.caller, server.bus.watcher)
         watcher.drain()
         let up = nextStep(server.kind)
         let start = monotonicNow()
@@ -124,6 +121,7 @@ struct Phases {
     /// accessible-value event it caused.
     mutating func callToAccessibleEvent(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
         listener.drain()
+        let caller = server.bus.caller
         let up = nextStep(server.kind)
         let start = monotonicNow()
         caller.sendNow(server.kind.busName, increment: up)
@@ -141,6 +139,7 @@ struct Phases {
     mutating func callToSpeech(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
         usleep(Workload.speechQuietMicroseconds)
         listener.drain()
+        let caller = server.bus.caller
         let up = nextStep(server.kind)
         let start = monotonicNow()
         caller.sendNow(server.kind.busName, increment: up)

@@ -70,16 +70,18 @@ func figure(_ value: Double?) -> String {
 }
 
 enum Report {
-    /// The servers with a ratio column, in table order.
-    static let peers: [ServerKind] = [.floor, .sdbus, .gdbus]
+    /// The servers snapsized's figures are divided by, in table order: the floor and the peers, and
+    /// the baseline (`--baseline`) when it ran.
+    static let ratioColumns: [ServerKind] = [.floor, .sdbus, .gdbus, .baseline]
 
     static func table(_ rows: [Row], header: String) -> String {
+        let shown = ratioColumns.filter { kind in kind != .baseline || rows.contains { $0.values[kind] != nil } }
         var titles = ["", ServerKind.daemon.title]
-        for peer in peers { titles += [peer.title, "ratio"] }
+        for peer in shown { titles += [peer.title, "ratio"] }
         titles += [ServerKind.bare.title, "targets"]
         let cells = rows.map { row in
             var line = [row.name + " (" + row.unit + ")", figure(row.values[.daemon])]
-            for peer in peers { line += [figure(row.values[peer]), row.ratios[peer].map { format($0, 2) + "x" } ?? "-"] }
+            for peer in shown { line += [figure(row.values[peer]), row.ratios[peer].map { format($0, 2) + "x" } ?? "-"] }
             line.append(figure(row.values[.bare]))
             line.append(row.targets.map { target in
                 row.text(target) + " " + (row.met(target).map { $0 ? "met" : "MISSED" } ?? "?")
@@ -116,7 +118,7 @@ enum Report {
                 JSON.object([
                     ("name", .string(row.name)), ("unit", .string(row.unit)),
                     ("values", .object(ServerKind.allCases.map { ($0.rawValue, number(row.values[$0])) })),
-                    ("ratios", .object(peers.map { ($0.rawValue, number(row.ratios[$0])) })),
+                    ("ratios", .object(ratioColumns.map { ($0.rawValue, number(row.ratios[$0])) })),
                     ("targets", .array(row.targets.map { target in
                         .object([("target", .string(row.text(target))), ("met", row.met(target).map(JSON.bool) ?? .null)])
                     })),

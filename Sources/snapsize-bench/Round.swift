@@ -43,40 +43,38 @@ struct Round {
     let programs: Programs
     let stateFolder: String
     let pipelinedPerBlock: Int
-    let environment: [String: String]
+    /// Each server's bus (the daemon's also carries the accessibility stack).
+    let buses: [ServerKind: BenchBus]
     let accessibilityEnvironment: [String: String]
-    /// The bus, for the clients each made for one call.
-    let address: String
-    let caller: BusClient
-    let watcher: BusClient
-    let names: BusClient
     let listener: AccessibilityListener?
     let measureIdle: Bool
 
     func run() throws -> RoundResult {
         var result = RoundResult()
         // Start-up order rotates between rounds.
-        let all = ServerKind.allCases, shift = number % all.count
+        let all = programs.kinds, shift = number % all.count
         let kinds = Array(all[shift...] + all[..<shift])
         var servers: [RunningServer] = []
         defer { for server in servers { server.stop() } }
         for kind in kinds {
-            let server = try RunningServer(kind, programs: programs, stateFile: statePath(kind.rawValue),
-                                           accessibility: false, environment: environment, names: names)
+            let bus = buses[kind]!
+            let server = try RunningServer(kind, on: bus, programs: programs, stateFile: statePath(kind.rawValue),
+                                           accessibility: false, environment: bus.environment)
             servers.append(server)
             result.startUp[kind] = server.startUpSeconds
         }
         for server in servers { result.memoryIdle[server.kind] = server.memory }
         let cpuBefore = Dictionary(uniqueKeysWithValues: servers.map { ($0.kind, $0.cpuSeconds) })
 
-        var phases = Phases(caller: caller, watcher: watcher)
+        var phases = Phases()
         result.roundTrips = try phases.roundTrips(servers, blocks: Workload.roundTripBlocks,
                                                   perBlock: Workload.roundTripPerBlock)
-        result.firstCalls = try phases.firstCalls(servers, address: address, blocks: Workload.firstCallBlocks)
+        result.firstCalls = try phases.firstCalls(servers, blocks: Workload.firstCallBlocks)
         result.callsPerSecond = try phases.pipelined(servers, blocks: Workload.pipelinedBlocks,
                                                      perBlock: pipelinedPerBlock, window: Workload.window)
         let signals = "type='signal',path='\(Contract.path)'"
-        try watcher.addMatch(signals)
+        let watchers = servers.map(\.bus.watcher)
+        for watcher in watchers { try watcher.addMatch(signals) }
         result.toSignal = try phases.callToSignal(servers, blocks: Workload.signalBlocks, perBlock: Workload.signalPerBlock)
 
         for server in servers {
@@ -100,8 +98,8 @@ struct Round {
             let plain = servers.first { $0.kind == .daemon }!
             plain.stop()
             servers.removeAll { $0 === plain }
-            let daemon = try RunningServer(.daemon, programs: programs, stateFile: statePath("daemon-a11y"),
-                                           accessibility: true, environment: accessibilityEnvironment, names: names)
+            let daemon = try RunningServer(.daemon, on: buses[.daemon]!, programs: programs, stateFile: statePath("daemon-a11y"),
+                                           accessibility: true, environment: accessibilityEnvironment)
             servers.append(daemon)
             let floor = servers.first { $0.kind == .floor }!
             try warmUp(daemon, listener: listener, phases: &phases)
@@ -120,8 +118,10 @@ struct Round {
                 result.toSpeech.append(try phases.callToSpeech(daemon, listener: listener))
             }
         }
-        watcher.removeMatch(signals)
-        watcher.drain()
+        for watcher in watchers {
+            watcher.removeMatch(signals)
+            watcher.drain()
+        }
         return result
     }
 

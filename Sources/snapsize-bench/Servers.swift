@@ -14,10 +14,13 @@ enum ServerKind: String, CaseIterable {
     case gdbus
     /// The floor without persistence and with only Committed, for information.
     case bare
+    /// Another build of snapsized (`--baseline PATH`), on a bus of its own: for a change that must
+    /// not make the daemon slower, measured in the same rounds instead of in another run.
+    case baseline
 
     var busName: String {
         switch self {
-        case .daemon: SelectorBus.name.rawValue
+        case .daemon, .baseline: SelectorBus.name.rawValue
         case .floor: "org.snapsize.bench.Floor"
         case .sdbus: "org.snapsize.bench.SdBus"
         case .gdbus: "org.snapsize.bench.GDBus"
@@ -33,6 +36,7 @@ enum ServerKind: String, CaseIterable {
         case .sdbus: "sd-bus"
         case .gdbus: "GDBus"
         case .bare: "bare floor"
+        case .baseline: "baseline"
         }
     }
 }
@@ -54,12 +58,19 @@ struct Programs {
     let coreBench: String
     /// Benchmarks/core/index-at.c: SnapCore's index(at:) written in C, compiled -O2.
     let coreC: String
+    /// `--baseline`: the snapsized to measure beside `daemon`.
+    let baseline: String?
+
+    /// The servers of every round.
+    var kinds: [ServerKind] { ServerKind.allCases.filter { $0 != .baseline || baseline != nil } }
 }
 
 /// One running server: the process (started with a clean signal mask by TestSupport's posix_spawn
 /// wrapper, stopped by its PID) and the unique name it answers from.
 final class RunningServer {
     let kind: ServerKind
+    /// The bus it serves on, and the connections that call it there.
+    let bus: BenchBus
     let process: ChildProcess
     let uniqueName: String
     /// Seconds from just before posix_spawn to NameOwnerChanged received.
@@ -67,14 +78,16 @@ final class RunningServer {
 
     /// Starts `kind` and waits for NameOwnerChanged giving the name a new owner (subscribed before
     /// the spawn, never polled; the previous owner's late "name lost" must not count).
-    init(_ kind: ServerKind, programs: Programs, stateFile: String, accessibility: Bool,
-         environment: [String: String], names: BusClient) throws {
+    init(_ kind: ServerKind, on bus: BenchBus, programs: Programs, stateFile: String, accessibility: Bool,
+         environment: [String: String]) throws {
         self.kind = kind
+        self.bus = bus
         let executable: String
         var arguments: [String]
         switch kind {
-        case .daemon:
-            executable = programs.daemon
+        case .daemon, .baseline:
+            // Programs.kinds holds .baseline only when there is one.
+            executable = kind == .daemon ? programs.daemon : programs.baseline ?? ""
             arguments = ["--state-file", stateFile]
             if !accessibility { arguments.append("--no-accessibility") }
         case .floor, .bare:
@@ -85,6 +98,7 @@ final class RunningServer {
             executable = kind == .sdbus ? programs.sdbusPeer : programs.gdbusPeer
             arguments = ["--name", kind.busName, "--state", stateFile]
         }
+        let names = bus.names
         names.drain()
         let started = monotonicNow()
         process = try ChildProcess(executable, arguments, environment: environment)

@@ -14,7 +14,7 @@ struct Summary {
             let perRound = rounds.compactMap { statistic($0, kind) }
             if !perRound.isEmpty { values[kind] = Statistics.median(perRound) * scale }
         }
-        for peer in Report.peers {
+        for peer in Report.ratioColumns {
             let perRound = rounds.compactMap { round -> Double? in
                 guard let d = statistic(round, .daemon), let p = statistic(round, peer), p > 0 else { return nil }
                 return d / p
@@ -89,7 +89,7 @@ struct Summary {
         }
         var values: [ServerKind: Double] = [:], ratios: [ServerKind: Double] = [:]
         for kind in ServerKind.allCases { values[kind] = total(kind) }
-        for peer in Report.peers {
+        for peer in Report.ratioColumns {
             if let daemon = values[.daemon], let other = values[peer], other > 0 { ratios[peer] = daemon / other }
         }
         return Row(name: "server CPU per call", unit: "us", values: values, ratios: ratios,
