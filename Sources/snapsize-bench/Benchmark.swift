@@ -2,7 +2,7 @@ import SnapCLI
 import Foundation
 import TestSupport
 
-/// The whole run: one private session bus (and accessibility bus), the rounds, the SnapCore
+/// The whole run: a private session bus per server (and the accessibility bus), the rounds, the SnapCore
 /// micro-benchmark, the report. Everything started here is stopped here, by PID.
 struct Benchmark {
     let options: Options

@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 
-// `make bench`: snapsized against a plain-C floor doing the same work, measured side by side on one
-// private bus, in rounds of fresh processes; prints daemon, floor and their ratio per row (see README).
+// `make bench`: snapsized against a plain-C floor doing the same work, measured side by side, each on
+// a private bus of its own, in rounds of fresh processes; prints daemon, floor and their ratio per row
+// (see README).
 
 let options: Options
 do {
