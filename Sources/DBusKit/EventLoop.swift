@@ -46,10 +46,10 @@ public final class EventLoop {
     private let time: TimeSource
     private var bindings: [ConnectionBinding] = []
     private var timers: [TimerID: (deadline: Double, action: () -> Void)] = [:]
-    /// No timer is due before this (infinity: none is scheduled). Kept so that a round with a timer
+    /// The nearest timer's deadline (infinity: none is scheduled). Kept so that a round with a timer
     /// pending (the history's write waits 0.1 s after a change: most rounds of a run of calls)
-    /// compares one number instead of walking the table twice. May be early after a cancel: the
-    /// round it wakes finds nothing due and sets it again.
+    /// compares one number instead of walking the table twice; found again only when the nearest
+    /// one fires or is cancelled.
     private var earliestTimer = Double.infinity
     private var fileWatches: [FileWatchID: (fd: Int32, handler: () -> Void)] = [:]
     private var signalHandlers: [Int32: () -> Void] = [:]
@@ -127,8 +127,12 @@ public final class EventLoop {
 
     /// Cancels a timer that has not fired yet; anything else is ignored.
     public func cancel(_ timer: TimerID) {
-        timers[timer] = nil
-        if timers.isEmpty { earliestTimer = .infinity }
+        guard let cancelled = timers.removeValue(forKey: timer), cancelled.deadline <= earliestTimer else { return }
+        earliestTimer = nearestTimerDeadline()
+    }
+
+    private func nearestTimerDeadline() -> Double {
+        timers.values.reduce(Double.infinity) { min($0, $1.deadline) }
     }
 
     /// Calls `handler` whenever `fd` is readable, or has hung up or failed. The handler must read
@@ -327,7 +331,7 @@ public final class EventLoop {
             guard let earliest, let timer = timers.removeValue(forKey: earliest.id) else { break }
             timer.action()
         }
-        earliestTimer = timers.values.reduce(Double.infinity) { min($0, $1.deadline) }
+        earliestTimer = nearestTimerDeadline()
     }
 
     /// Dispatches every connection until nothing remains, then drops those whose bus went away
