@@ -15,11 +15,14 @@ enum Installation: Equatable {
 
     static let activationFile = "org.snapsize.SizeSelector1.service"
 
-    /// `executable` is this program's path; `packaged` whether the snapsize package is installed.
-    static func detect(executable: String, packaged: Bool) -> Installation {
-        let slash = executable.lastIndex(of: "/") ?? executable.startIndex
-        let folder = String(executable[..<slash])
-        if folder.contains("/.build/") { return .buildTree(folder) }
+    /// `executable` is this program's path; `packaged` whether the snapsize package is installed;
+    /// `daemonBeside` whether snapsized is in the same folder.
+    static func detect(executable: String, packaged: Bool, daemonBeside: Bool = false) -> Installation {
+        let folder = folder(of: executable)
+        // SwiftPM puts a build's products side by side in one folder (`.build/debug`, or that of any
+        // --scratch-path, such as make stress's .build-asan), never in a bin/ folder as the package and
+        // make install do.
+        if folder.contains("/.build/") || (daemonBeside && !folder.hasSuffix("/bin")) { return .buildTree(folder) }
         let prefix = folder.hasSuffix("/bin") ? String(folder.dropLast(4)) : folder
         if prefix == "/usr", packaged { return .package }
         return .prefix(prefix.isEmpty ? "/" : prefix)
@@ -32,7 +35,12 @@ enum Installation: Equatable {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                                    : "/usr/bin/snapsizectl"
-        return detect(executable: executable, packaged: access("/usr/share/doc/snapsize/copyright", F_OK) == 0)
+        return detect(executable: executable, packaged: access("/usr/share/doc/snapsize/copyright", F_OK) == 0,
+                      daemonBeside: access(folder(of: executable) + "/snapsized", X_OK) == 0)
+    }
+
+    private static func folder(of executable: String) -> String {
+        String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
     }
 
     /// What to do when snapsized has no owner and D-Bus cannot start it.

@@ -10,6 +10,12 @@ struct InstallationTests {
         #expect(Installation.detect(executable: "/usr/bin/snapsizectl", packaged: false) == .prefix("/usr"))
         #expect(Installation.detect(executable: "/home/me/.local/bin/snapsizectl", packaged: true) == .prefix("/home/me/.local"))
         #expect(Installation.detect(executable: "/opt/snapsize/bin/snapsizectl", packaged: false) == .prefix("/opt/snapsize"))
+        // Another scratch path (make stress's): told by snapsized beside it, in a folder that is not bin/.
+        #expect(Installation.detect(executable: "/src/snapsize/.build-asan/x86_64-unknown-linux-gnu/debug/snapsizectl",
+                                    packaged: false, daemonBeside: true)
+                == .buildTree("/src/snapsize/.build-asan/x86_64-unknown-linux-gnu/debug"))
+        #expect(Installation.detect(executable: "/opt/snapsize/bin/snapsizectl", packaged: false, daemonBeside: true)
+                == .prefix("/opt/snapsize"))
         #expect(Installation.detect(executable: "/src/snapsize/.build/x86_64-unknown-linux-gnu/release/snapsizectl", packaged: true)
                 == .buildTree("/src/snapsize/.build/x86_64-unknown-linux-gnu/release"))
     }
