@@ -18,11 +18,12 @@
 # ignored. Run it after changes to what runs (`make bench` shows the memory), and commit the file.
 #   scripts/link-order.sh        (RELEASE=.build/release by default)
 set -eu
-bin=${RELEASE:-.build/release}/snapsized
+release=${RELEASE:-.build/release}
+bin=$release/snapsized
 name=snapsize-order; . "$(dirname "$0")/private-bus.sh"
 
 call() { gdbus call --session -d org.snapsize.SizeSelector1 -o /org/snapsize/SizeSelector1 -m "$@" >/dev/null 2>&1 || true; }
-selector() { call "org.snapsize.SizeSelector1.$@"; }
+selector() { member=$1; shift; call "org.snapsize.SizeSelector1.$member" "$@"; }
 
 workload() {
     for _ in $(seq 100); do
@@ -83,7 +84,7 @@ functions "$work/plain.out" >"$work/order"
 [ -s "$work/order" ] || { echo "callgrind saw no function of $bin" >&2; cat "$work/plain.log" >&2; exit 1; }
 
 # Pass 2: the slider, on an accessibility bus with its registry and a listener for its events.
-listener="${RELEASE:-.build/release}/snapsize-a11y-listener"; . "$(dirname "$0")/accessibility-stack.sh"
+listener="$release/snapsize-a11y-listener"; . "$(dirname "$0")/accessibility-stack.sh"
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/a11y.out" "$bin" \
     --state-file "$work/state" >"$work/a11y-daemon.log" 2>&1 &
 server=$!

@@ -86,8 +86,10 @@ final class RunningServer {
         var arguments: [String]
         switch kind {
         case .daemon, .baseline:
-            // Programs.kinds holds .baseline only when there is one.
-            executable = kind == .daemon ? programs.daemon : programs.baseline ?? ""
+            guard let program = kind == .daemon ? programs.daemon : programs.baseline else {
+                throw BenchError("no --baseline to run")
+            }
+            executable = program
             arguments = ["--state-file", stateFile]
             if !accessibility { arguments.append("--no-accessibility") }
         case .floor, .bare:
