@@ -5,17 +5,29 @@ SWIFT      ?= swift
 PREFIX     ?= $(HOME)/.local
 RELEASE    := .build/release
 
-# Build: C libraries used through SwiftPM system-library targets.
-# gettext: msgfmt compiles the message catalogs in po/.
-# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a) are linked into snapsized (Package.swift).
-BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config gettext libstdc++-12-dev
-# Run and test: the buses and the real clients the tests drive.
-TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \
-              gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales
-# Tools the tests run on our files, installed without their recommended packages (which would pull in
-# Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
-TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
-DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
+# Debian packages, one list per purpose; each target installs its own lists and nothing more, all
+# without recommended packages (a recommend that is needed is named in a list). `make deps-list` prints them.
+#
+# The Swift toolchain's own needs (swift.org's list for Debian 12, as run-time packages: its -dev
+# packages only bring these in): the linker and the C run-time objects clang links with (binutils,
+# libc6-dev, libgcc-12-dev), the libraries swift-build and swift-frontend load (libcurl4, libxml2,
+# libsqlite3-0, libncurses6), tzdata and pkg-config. Left out: git, libedit, libpython3 and uuid-dev,
+# which only lldb, the REPL or fetching packages need.
+TOOLCHAIN_DEPS := binutils libc6-dev libgcc-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 tzdata pkg-config
+# Building snapsize: the C libraries behind its system-library targets; msgfmt (gettext) for po/;
+# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a), linked into snapsized (Package.swift).
+BUILD_DEPS := $(TOOLCHAIN_DEPS) libdbus-1-dev gettext libstdc++-12-dev
+# `make run`: the buses the daemon serves on (dbus-send checks for a session bus).
+RUN_DEPS   := dbus-daemon dbus-bin at-spi2-core
+# `make test`: a C compiler (the gdbus-codegen test compiles a client; the AT-SPI listener), libatspi's
+# headers (the in-process AT-SPI client), the real clients the tests drive (pyatspi, dogtail, Orca on
+# Xvfb, busctl from systemd, gdbus from libglib2.0-bin), valgrind, locales, and the code generators the
+# contract is checked with (qdbusxml2cpp, gdbus-codegen).
+TEST_DEPS  := gcc libatspi2.0-dev valgrind procps libglib2.0-bin systemd python3-pyatspi gir1.2-atspi-2.0 \
+              python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales \
+              qtbase5-dev-tools libglib2.0-dev-bin
+# `make deb`, `make install` and their checks.
+PACKAGE_DEPS := file man-db bash-completion zsh fish dpkg-dev lintian
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
@@ -25,11 +37,11 @@ LANGUAGES  := $(basename $(notdir $(wildcard po/*.po)))
 LOCALEDIR  ?= $(RELEASE)/locale
 TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
 
-.PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
+.PHONY: run test test-orca48 stress build-deps run-deps test-deps deps-list bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
         pot catalogs locales
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
-run: deps
+run: run-deps
 	$(SWIFT) build -c release
 	@$(MAKE) --no-print-directory catalogs
 	RELEASE=$(RELEASE) scripts/run-daemon.sh $(ARGS)
@@ -38,7 +50,7 @@ run: deps
 # debug build themselves), then the package as a user gets it: make deb (lintian must report no error),
 # the unpacked package (scripts/check-deb.sh), make install/uninstall (scripts/check-install.sh), and
 # the daemon's instructions per call against Benchmarks/thresholds (make profile-check).
-test: package-deps locales
+test: test-deps locales
 	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test
 	$(MAKE) --no-print-directory deb
 	scripts/check-deb.sh .build/deb/snapsize_*.deb
@@ -47,13 +59,13 @@ test: package-deps locales
 
 # The Orca scenarios with Orca 48 (Debian 13) from a chroot built once under /var/tmp (needs root;
 # not part of `make test`): scripts/test-orca48.sh.
-test-orca48: deps
+test-orca48: test-deps
 	SWIFT=$(SWIFT) scripts/test-orca48.sh
 
 # The long forms of the reliability tests (bounded, about 6 minutes): 50,000 fuzzed calls, 50 kill -9
 # rounds, 32 clients x 1,000 calls, 20,000 changes with the accessibility bus stopped (SIGSTOP); valgrind
 # memcheck of the daemon; the whole suite under AddressSanitizer.
-stress: deps
+stress: test-deps
 	SNAPSIZE_STRESS=1 timeout 900 $(SWIFT) test --filter 'FuzzTests|CorePropertyTests|FaultTests|StuckBusTests'
 	$(SWIFT) build -c release --product snapsized
 	RELEASE=$(RELEASE) scripts/valgrind-daemon.sh
@@ -62,7 +74,7 @@ stress: deps
 	ASAN_OPTIONS=detect_leaks=0 SNAPSIZE_SANITIZER=address timeout 900 \
 	    $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
-build: deps
+build: build-deps
 	$(SWIFT) build -c release
 	@$(MAKE) --no-print-directory catalogs
 
@@ -106,7 +118,7 @@ profile: bench-programs
 # The daemon's two modes of `make profile` only, against Benchmarks/thresholds and against a stale
 # scripts/snapsized.order (part of `make test`: about 45 seconds under valgrind, on the release build
 # `make programs` made; scripts/link-order.sh remakes the order file).
-profile-check: programs
+profile-check: test-deps programs
 	$(A11Y_LISTENER)
 	for mode in daemon daemon-a11y; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done
 
@@ -128,7 +140,7 @@ A11Y_LISTENER = cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-a11y-listener Benchmar
 	    $$(pkg-config --cflags --libs atspi-2) -lgobject-2.0 -lglib-2.0
 
 # Micro-benchmark of SnapCore (ns per index(at:) and per state transition).
-bench-core: deps
+bench-core: build-deps
 	$(SWIFT) build -c release --product snapcore-bench
 	$(RELEASE)/snapcore-bench
 
@@ -154,11 +166,9 @@ DOCS        = doc/snapsize/GUIDE.md.gz
 INSTALLED   = $(BINDIR)/snapsized $(BINDIR)/snapsizectl \
               $(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(USERUNITDIR)/snapsized.service \
               $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS))
-# Debian packages `make install`, `make deb` and their tests need; installed without recommends.
-PACKAGE_DEPS := binutils file gettext man-db bash-completion zsh fish dpkg-dev lintian
 
 # The two programs (no $$ORIGIN run path: nothing is loaded from beside them) and the generated files.
-programs: deps
+programs: build-deps
 	$(SWIFT) build -c release --disable-local-rpath --product snapsized
 	$(SWIFT) build -c release --disable-local-rpath --product snapsizectl
 	$(SWIFT) build -c release --disable-local-rpath --product snapsize-docs
@@ -193,19 +203,22 @@ deb: package-deps
 	scripts/build-deb.sh .build/deb
 	lintian --fail-on error --tag-display-limit 0 .build/deb/snapsize_*.deb
 
+# Each installs only what is missing, so a machine that has everything is never touched.
+build-deps:
+	@$(call install-missing,$(BUILD_DEPS))
+run-deps:
+	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS))
 package-deps:
-	@$(MAKE) --no-print-directory deps
-	@$(call install-missing,$(PACKAGE_DEPS),--no-install-recommends)
-
+	@$(call install-missing,$(BUILD_DEPS) $(PACKAGE_DEPS))
+test-deps:
+	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(PACKAGE_DEPS))
 bench-deps:
-	@$(MAKE) --no-print-directory deps DEPS="$(DEPS) $(BENCH_DEPS)"
+	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(PACKAGE_DEPS) $(BENCH_DEPS))
+deps-list:
+	@printf '%s\n' "build:   $(BUILD_DEPS)" "run:     $(RUN_DEPS)" "test:    $(TEST_DEPS)" \
+	    "package: $(PACKAGE_DEPS)" "bench:   $(BENCH_DEPS)"
 
-# Installs only what is missing, so a machine that has everything is never touched.
-deps:
-	@$(call install-missing,$(DEPS),)
-	@$(call install-missing,$(TOOL_DEPS),--no-install-recommends)
-
-# $(1): packages; $(2): extra apt-get options.
+# $(1): packages, installed without their recommended packages.
 define install-missing
 	missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -214,7 +227,7 @@ define install-missing
 	  echo "Installing Debian packages:$$missing"; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
 	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(2) $$missing; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 endef
 

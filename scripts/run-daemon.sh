@@ -16,10 +16,16 @@ work=$(mktemp -d /tmp/snapsize-run.XXXXXX)
 mkdir -m 700 "$work/run"
 export XDG_RUNTIME_DIR="$work/run"
 unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
-pids=""
+daemon="" buses=""
+# The daemon first, and only once it has exited the buses: stopped the other way round, it would see
+# its bus go away and say so, which reads like a fault.
 cleanup() {
     trap - INT TERM EXIT
-    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+    if [ -n "$daemon" ]; then
+        kill "$daemon" 2>/dev/null || true
+        wait "$daemon" 2>/dev/null || true
+    fi
+    for pid in $buses; do kill "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -27,11 +33,11 @@ trap 'exit 0' INT TERM
 
 dbus-daemon --session --fork --print-address=1 --print-pid=1 --address="unix:dir=$work/run" >"$work/bus"
 DBUS_SESSION_BUS_ADDRESS=$(sed -n 1p "$work/bus")
-pids="$(sed -n 2p "$work/bus")"
+buses="$(sed -n 2p "$work/bus")"
 export DBUS_SESSION_BUS_ADDRESS
 if [ -x /usr/libexec/at-spi-bus-launcher ]; then
     /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
-    pids="$! $pids"
+    buses="$! $buses"
 fi
 
 cat <<MSG
@@ -43,5 +49,5 @@ Ctrl-C stops snapsized and the private buses.
 MSG
 "$bin/snapsized" "$@" &
 daemon=$!
-pids="$daemon $pids"
 wait "$daemon" || true
+daemon=""
