@@ -30,6 +30,8 @@ TEST_DEPS  := gcc libatspi2.0-dev valgrind procps libglib2.0-bin systemd python3
 PACKAGE_DEPS := file man-db bash-completion zsh fish dpkg-dev lintian
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
+# `make stress` only: the fresh Debian systems of scripts/fresh-debian.sh.
+STRESS_DEPS := debootstrap
 
 # The message catalogs (po/<lang>.po), and the locales the language tests run in: Debian makes none
 # but C.UTF-8 by itself, and gettext speaks only in an installed locale.
@@ -37,7 +39,7 @@ LANGUAGES  := $(basename $(notdir $(wildcard po/*.po)))
 LOCALEDIR  ?= $(RELEASE)/locale
 TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
 
-.PHONY: run test test-orca48 stress build-deps run-deps test-deps deps-list bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
+.PHONY: run test test-orca48 stress build-deps run-deps test-deps stress-deps deps-list bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
         pot catalogs locales
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
@@ -62,10 +64,11 @@ test: test-deps locales
 test-orca48: test-deps
 	SWIFT=$(SWIFT) scripts/test-orca48.sh
 
-# The long forms of the reliability tests (bounded, about 6 minutes): 50,000 fuzzed calls, 50 kill -9
-# rounds, 32 clients x 1,000 calls, 20,000 changes with the accessibility bus stopped (SIGSTOP); valgrind
-# memcheck of the daemon; the whole suite under AddressSanitizer.
-stress: test-deps
+# The long forms of the reliability tests (bounded): 50,000 fuzzed calls, 50 kill -9 rounds, 32 clients
+# x 1,000 calls, 20,000 changes with the accessibility bus stopped (SIGSTOP); valgrind memcheck of the
+# daemon; the whole suite under AddressSanitizer; then the README's set-up on fresh Debian 12 minbase
+# systems (scripts/fresh-debian.sh: root, debootstrap, the network to Debian's mirror; it tries HEAD).
+stress: stress-deps
 	SNAPSIZE_STRESS=1 timeout 900 $(SWIFT) test --filter 'FuzzTests|CorePropertyTests|FaultTests|StuckBusTests'
 	$(SWIFT) build -c release --product snapsized
 	RELEASE=$(RELEASE) scripts/valgrind-daemon.sh
@@ -73,6 +76,7 @@ stress: test-deps
 	# alive at exit(), and changes exit statuses the tests check).
 	ASAN_OPTIONS=detect_leaks=0 SNAPSIZE_SANITIZER=address timeout 900 \
 	    $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	timeout 5400 scripts/fresh-debian.sh all
 
 build: build-deps
 	$(SWIFT) build -c release
@@ -214,9 +218,11 @@ test-deps:
 	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(PACKAGE_DEPS))
 bench-deps:
 	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(PACKAGE_DEPS) $(BENCH_DEPS))
+stress-deps:
+	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(PACKAGE_DEPS) $(STRESS_DEPS))
 deps-list:
 	@printf '%s\n' "build:   $(BUILD_DEPS)" "run:     $(RUN_DEPS)" "test:    $(TEST_DEPS)" \
-	    "package: $(PACKAGE_DEPS)" "bench:   $(BENCH_DEPS)"
+	    "package: $(PACKAGE_DEPS)" "bench:   $(BENCH_DEPS)" "stress:  $(STRESS_DEPS)"
 
 # $(1): packages, installed without their recommended packages.
 define install-missing
