@@ -155,7 +155,7 @@ struct LifecycleTests {
         // The limit too, once.
         try fixture.client.selector("Increment")
         #expect(announcements.waitFor(announcement, count: 2).last?.string("text") == "100 points, largest size")
-        Thread.sleep(forTimeInterval: 0.6)
+        Thread.sleep(forTimeInterval: 2 * SpeechTiming.quiet)  // past the speaker's window: a held text would be out
         #expect(notifications.events(showing).count == 1, "no notification while announcements are heard")
         #expect(announcements.events(announcement).count == 2)
 
@@ -180,7 +180,7 @@ struct LifecycleTests {
         try fixture.client.selector("Increment")
         try fixture.client.selector("Increment")
         listener.waitFor("object:property-change:accessible-value", count: 2)
-        Thread.sleep(forTimeInterval: 0.6)
+        Thread.sleep(forTimeInterval: 2 * SpeechTiming.quiet)  // past the speaker's window: a held text would be out
         #expect(listener.events("object:property-change:accessible-value").count == 2)
         #expect(listener.events("object:announcement").isEmpty)
     }
