@@ -28,6 +28,14 @@ struct ContractTests {
         #expect(!truth.contains { $0.contains("EmitsChangedSignal") }, "\(truth)")
     }
 
+    @Test("the D-Bus activation file is named after the contract's bus name and starts snapsized for that name")
+    func activationFile() throws {
+        let file = try String(contentsOfFile: repositoryRoot + "/dbus/" + SelectorBus.activationFile, encoding: .utf8)
+        let lines = file.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[D-BUS Service]") && lines.contains("Name=" + SelectorBus.name.rawValue), "\(file)")
+        #expect(lines.contains { $0.hasPrefix("Exec=") && $0.hasSuffix("snapsized") }, "\(file)")
+    }
+
     @Test("the error names are the ones the XML documents")
     func errorNames() throws {
         let regex = try NSRegularExpression(pattern: #"org\.snapsize\.SizeSelector1\.Error\.[A-Za-z]+"#)
