@@ -273,7 +273,6 @@ public final class SelectionModel {
     public var isPreviewing: Bool { selection.isPreviewing }
     public var previewOwner: PreviewOwner? { selection.preview?.owner }
     public var valueText: String { valueTexts[selection.shown] }
-    public var committedValueText: String { valueTexts[selection.committed] }
 }
 
 /// Now, in microseconds since the epoch (CLOCK_REALTIME): the history's clock.
