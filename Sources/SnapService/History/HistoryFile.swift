@@ -233,7 +233,7 @@ public final class HistoryFile {
     /// The kind byte of each `ChangeKind`: the format's one table, which `kinds` reads backwards.
     /// Exhaustive, so a new kind does not compile until it has a byte; a byte once written to files
     /// never changes meaning.
-    static func kindByte(_ kind: ChangeKind) -> UInt8 {
+    private static func kindByte(_ kind: ChangeKind) -> UInt8 {
         switch kind {
         case .step: 0
         case .set: 1

@@ -40,6 +40,10 @@ public struct SettingsOverride: Equatable, Sendable {
 /// the daemon restarts (the override is not saved), and the log says that the file's list waits.
 /// networkd, too, clears a link's run-time NTP servers only on `RevertNTP` or when the link goes.
 /// So a reload never undoes a client's choice behind its back, and `revert` is the one way back.
+///
+/// `Daemon.wire` makes it (`Adapters.settings`); the SIGHUP handler calls `reload`, and a run-time
+/// setter on the bus (a `SetSizes`, a `RevertSizes`) would call `set` and `revert` with its caller's
+/// cause, adding its field to `SettingsOverride`.
 public final class RunningSettings {
     /// What the flags and the config file said, at start or at the last reload that could use the file.
     public internal(set) var file: DaemonSettings
@@ -72,7 +76,7 @@ public final class RunningSettings {
     public func set(_ new: SettingsOverride, as cause: ChangeCause) throws(ModelError) -> [String] {
         let applied = try applyWhole(new.applied(to: file), as: cause)
         override = new
-        log("run-time settings (\(cause.kind.rawValue)): " + (applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", ")))
+        log("run-time settings (\(cause.kind.rawValue) by \(cause.by.uniqueName)): " + (applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", ")))
         return applied
     }
 
@@ -82,7 +86,7 @@ public final class RunningSettings {
         guard override != .none else { return [] }
         let applied = try applyWhole(file, as: cause)
         override = .none
-        log("run-time settings reverted (\(cause.kind.rawValue)): the file's settings apply again"
+        log("run-time settings reverted (\(cause.kind.rawValue) by \(cause.by.uniqueName)): the file's settings apply again"
             + (applied.isEmpty ? "" : "; applied " + applied.joined(separator: ", ")))
         return applied
     }
