@@ -4,6 +4,11 @@
 SWIFT      ?= swift
 PREFIX     ?= $(HOME)/.local
 RELEASE    := .build/release
+# The D-Bus activation file (dbus/, installed in share/dbus-1/services), named by the contract's bus
+# name (SelectorBus.name in Sources/SizeSelectorContract/Names.swift), which a bus looks it up by.
+BUS_NAME   := $(shell sed -n 's/.*static let name = BusName(rawValue: "\([^"]*\)").*/\1/p' Sources/SizeSelectorContract/Names.swift)
+$(if $(BUS_NAME),,$(error no SelectorBus.name in Sources/SizeSelectorContract/Names.swift))
+export ACTIVATION_FILE := $(BUS_NAME).service
 
 # Debian packages, one list per purpose; each target installs its own lists and nothing more, all
 # without recommended packages (a recommend that is needed is named in a list). `make deps-list` prints them.
@@ -168,7 +173,7 @@ MANPAGES    = man/man1/snapsizectl.1.gz man/man1/snapsized.1.gz
 # The user guide (GUIDE.md): first steps, keyboard shortcuts on GNOME, KDE Plasma and window managers.
 DOCS        = doc/snapsize/GUIDE.md.gz
 INSTALLED   = $(BINDIR)/snapsized $(BINDIR)/snapsizectl \
-              $(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(USERUNITDIR)/snapsized.service \
+              $(DATADIR)/dbus-1/services/$(ACTIVATION_FILE) $(USERUNITDIR)/snapsized.service \
               $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS))
 
 # The two programs (no $$ORIGIN run path: nothing is loaded from beside them) and the generated files.
@@ -185,11 +190,11 @@ programs: build-deps
 install: programs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(USERUNITDIR)
 	install -s -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(DESTDIR)$(BINDIR)/
-	sed 's|^Exec=.*|Exec=$(BINDIR)/snapsized|' dbus/org.snapsize.SizeSelector1.service \
-	    > $(DESTDIR)$(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service
+	sed 's|^Exec=.*|Exec=$(BINDIR)/snapsized|' dbus/$(ACTIVATION_FILE) \
+	    > $(DESTDIR)$(DATADIR)/dbus-1/services/$(ACTIVATION_FILE)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/snapsized|' dbus/snapsized.service \
 	    > $(DESTDIR)$(USERUNITDIR)/snapsized.service
-	chmod 644 $(DESTDIR)$(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(DESTDIR)$(USERUNITDIR)/snapsized.service
+	chmod 644 $(DESTDIR)$(DATADIR)/dbus-1/services/$(ACTIVATION_FILE) $(DESTDIR)$(USERUNITDIR)/snapsized.service
 	cd $(GENERATED) && for file in $(MANPAGES) $(COMPLETIONS) $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done

@@ -35,7 +35,8 @@ let package = Package(
         // `snapsize`, catalogs in po/). Above the core, so SnapCore stays pure Swift.
         .target(name: "SnapTexts", dependencies: ["SnapCore", "CIntl"]),
 
-        // Parsers for flag and config-file values, shared by the daemon and the CLI.
+        // Parsers for flag and config-file values, shared by the daemon and the CLI; and the speech timing
+        // (SpeechTiming), which the tests and the benchmark wait on by name.
         .target(name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"]),
 
         // The POSIX file calls (open, write-all, fsync, rename...) in one seam, which tests can make fail
@@ -97,7 +98,7 @@ let package = Package(
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
         // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (README, Performance).
-        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "TestSupport"]),
+        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
         .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract", "SystemCalls"]),

@@ -7,12 +7,13 @@
 # completion where the package put it. Exits non-zero, saying what is wrong, on the first failure.
 set -euo pipefail
 deb=$1
+: "${ACTIVATION_FILE:?run by make test, which names the activation file after the contract}"
 fail() { echo "check-deb: $*" >&2; exit 1; }
 work=$(mktemp -d /tmp/snapsize-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 dpkg-deb --contents "$deb" | awk '{print $6}' > "$work/contents"
-for path in usr/bin/snapsized usr/bin/snapsizectl usr/share/dbus-1/services/org.snapsize.SizeSelector1.service \
+for path in usr/bin/snapsized usr/bin/snapsizectl usr/share/dbus-1/services/$ACTIVATION_FILE \
             usr/lib/systemd/user/snapsized.service usr/share/man/man1/snapsizectl.1.gz usr/share/man/man1/snapsized.1.gz \
             usr/share/bash-completion/completions/snapsizectl usr/share/zsh/vendor-completions/_snapsizectl \
             usr/share/fish/vendor_completions.d/snapsizectl.fish usr/share/doc/snapsize/copyright \
@@ -73,7 +74,7 @@ grep -qx "License: Apache-2.0" "$copyright" && grep -q "/usr/share/common-licens
     || fail "the copyright file does not give the Apache License 2.0"
 grep -q "^License: .*Apache-2.0 with Swift-exception" "$copyright" || fail "the copyright file does not name the Swift runtime's licence"
 grep -q "^License: .*GPL-3+ with GCC-exception-3.1" "$copyright" || fail "the copyright file does not name the C++ runtime's licence"
-grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/org.snapsize.SizeSelector1.service" \
+grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/$ACTIVATION_FILE" \
     || fail "the activation file does not start /usr/bin/snapsized"
 
 for page in "$work"/root/usr/share/man/man1/*.1.gz; do

@@ -2,20 +2,21 @@
 # scripts/check-install.sh: `make install` honours DESTDIR and PREFIX and installs stripped binaries;
 # `make uninstall` with the same variables removes every file it installed (run by `make test`).
 set -euo pipefail
+: "${ACTIVATION_FILE:?run by make test, which names the activation file after the contract}"
 fail() { echo "check-install: $*" >&2; exit 1; }
 stage=$(mktemp -d /tmp/snapsize-install.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 for prefix in /usr /opt/snapsize; do
     make --no-print-directory -s install PREFIX=$prefix DESTDIR="$stage" > /dev/null
     unit=$([ $prefix = /usr ] && echo lib/systemd/user || echo share/systemd/user)
-    for path in bin/snapsized bin/snapsizectl share/dbus-1/services/org.snapsize.SizeSelector1.service \
+    for path in bin/snapsized bin/snapsizectl share/dbus-1/services/$ACTIVATION_FILE \
                 $unit/snapsized.service share/man/man1/snapsizectl.1.gz share/man/man1/snapsized.1.gz \
                 share/bash-completion/completions/snapsizectl share/zsh/vendor-completions/_snapsizectl \
                 share/fish/vendor_completions.d/snapsizectl.fish share/doc/snapsize/GUIDE.md.gz; do
         [ -f "$stage$prefix/$path" ] || fail "PREFIX=$prefix: $prefix/$path was not installed under DESTDIR"
     done
     file "$stage$prefix/bin/snapsizectl" | grep -q "not stripped" && fail "snapsizectl was installed unstripped"
-    grep -qx "Exec=$prefix/bin/snapsized" "$stage$prefix/share/dbus-1/services/org.snapsize.SizeSelector1.service" \
+    grep -qx "Exec=$prefix/bin/snapsized" "$stage$prefix/share/dbus-1/services/$ACTIVATION_FILE" \
         || fail "the activation file does not point at $prefix/bin/snapsized"
     make --no-print-directory -s uninstall PREFIX=$prefix DESTDIR="$stage" > /dev/null
     left=$(find "$stage" -type f)

@@ -4,16 +4,21 @@ import DBusKit
 /// `GetRegisteredEvents` once, then its `EventListenerRegistered` / `EventListenerDeregistered`
 /// signals, and a fresh query whenever the registry gets a new owner. A screen reader that exits
 /// is deregistered by the registry itself (one `EventListenerDeregistered(name, "")`). A query
-/// that fails (a registry slow to start answers nothing within the timeout) is asked again, with
-/// growing delays (`Retry`), until it is answered.
+/// that fails (a registry slow to start answers nothing within `queryTimeout`) is asked again, with
+/// growing delays (`Retry`), until it is answered; the first failure of a run of them is logged.
 ///
 /// Used to choose how to speak: Orca 45 and later register `object:announcement`, Orca 43 does not.
 public final class EventListeners {
     static let path = ObjectPath(rawValue: "/org/a11y/atspi/registry")!
     static let interface = "org.a11y.atspi.Registry"
+    /// How long the registry has to answer a query, in seconds.
+    public static let queryTimeout = 10.0
 
     let connection: Connection
     private let retry: Retry
+    private let timeoutMilliseconds: Int32
+    /// A query failed and none has been answered since (one log line per run of failures).
+    private var failing = false
     /// Counts the registry's owners: an answer from one that has gone since is not this one's list.
     private var generation = 0
     /// (listener's bus name, event type split at ':' — "Object", "Announcement", "").
@@ -30,9 +35,10 @@ public final class EventListeners {
         didSet { if isKnown != oldValue { onChange?() } }
     }
 
-    public init(connection: Connection, loop: EventLoop) {
+    public init(connection: Connection, loop: EventLoop, queryTimeout: Double = EventListeners.queryTimeout) {
         self.connection = connection
         retry = Retry(loop: loop)
+        timeoutMilliseconds = Int32((queryTimeout * 1000).rounded())
     }
 
     /// Whether some client listens for `object:announcement` by that name (a listener for all
@@ -65,6 +71,7 @@ public final class EventListeners {
         connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
             self.generation += 1
             self.retry.reset()
+            self.failing = false
             self.registered = []
             self.isKnown = false
             if owner != nil { self.query() }
@@ -80,14 +87,21 @@ public final class EventListeners {
         let asked = generation
         do {
             try connection.callAsync(destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
-                                     member: "GetRegisteredEvents", timeoutMilliseconds: 10_000) { [weak self] reply in
+                                     member: "GetRegisteredEvents", timeoutMilliseconds: timeoutMilliseconds) { [weak self] reply in
                 guard let self, asked == self.generation else { return }
                 defer { self.isKnown = true }
                 guard case .success(let values) = reply, let entries = values.first?.asArray else {
+                    if !self.failing {
+                        self.failing = true
+                        let why = if case .failure(let error) = reply { error.message } else { "a reply of another shape" }
+                        writeDiagnostic("the accessibility registry did not say which events are listened for (\(why)); "
+                                        + "asking again until it does")
+                    }
                     self.retry.schedule { [weak self] in if let self, asked == self.generation { self.query() } }
                     return
                 }
                 self.retry.reset()
+                self.failing = false
                 self.registered = entries.compactMap { entry in
                     guard let fields = entry.asStructure, fields.count == 2, let listener = fields[0].asString,
                           let event = fields[1].asString else { return nil }

@@ -9,6 +9,9 @@ public enum SelectorBus {
     public static let path = ObjectPath(rawValue: "/org/snapsize/SizeSelector1")!
     /// The interface of that object.
     public static let interface = InterfaceName(rawValue: "org.snapsize.SizeSelector1")!
+    /// The D-Bus activation file that starts snapsized when `name` is called (`dbus/` holds it,
+    /// installed in share/dbus-1/services): a bus finds it by this name. The Makefile derives it too.
+    public static let activationFile = name.rawValue + ".service"
 }
 
 /// The contract's own error names, beside DBusKit's standard ones (`ErrorName.invalidArgs` …).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SizeSelectorContract
 import SnapTexts
 
 /// How snapsize was installed, told from where this program runs, so that `doctor`'s advice fits:
@@ -12,8 +13,6 @@ enum Installation: Equatable {
     case prefix(String)
     /// A build tree (`.build/release`, `.build/debug`): this folder holds snapsized too.
     case buildTree(String)
-
-    static let activationFile = "org.snapsize.SizeSelector1.service"
 
     /// `executable` is this program's path; `packaged` whether the snapsize package is installed;
     /// `daemonBeside` whether snapsized is in the same folder.
@@ -49,12 +48,12 @@ enum Installation: Equatable {
         case .package:
             return tr("start it (systemctl --user start snapsized), or reinstall the package, which puts %s "
                       + "in /usr/share/dbus-1/services for D-Bus activation: sudo apt install --reinstall snapsize",
-                      Self.activationFile)
+                      SelectorBus.activationFile)
         case .prefix(let prefix):
             let services = (prefix == "/" ? "" : prefix) + "/share/dbus-1/services"
             var fix = tr("start it (%1$s &), or run 'make install PREFIX=%2$s' again from the snapsize sources: "
                          + "it puts %3$s in %4$s, where D-Bus activation finds it",
-                         (prefix == "/" ? "" : prefix) + "/bin/snapsized", prefix, Self.activationFile, services)
+                         (prefix == "/" ? "" : prefix) + "/bin/snapsized", prefix, SelectorBus.activationFile, services)
             // The session bus reads $XDG_DATA_HOME (~/.local/share) and $XDG_DATA_DIRS (/usr/local/share, /usr/share).
             if !["/usr", "/usr/local"].contains(prefix), home.map({ prefix != $0 + "/.local" }) ?? true {
                 fix += tr("; the session bus looks there only when %s is in XDG_DATA_DIRS", (prefix == "/" ? "" : prefix) + "/share")

@@ -1,3 +1,4 @@
+import SizeSelectorContract
 import SnapCLI
 import SnapCore
 import SnapService
@@ -61,10 +62,10 @@ public struct ToolDocument: Sendable {
         tagline: tr("size-selection service on D-Bus and AT-SPI2"),
         synopsis: ["snapsized [options]", "snapsized --help | --version"],
         description: DaemonArguments.summary + "\n" + tr("""
-            It is normally started by D-Bus activation (org.snapsize.SizeSelector1.service) or as the systemd
+            It is normally started by D-Bus activation (%s) or as the systemd
             user unit snapsized.service. The same keys as the options may be set in the config file as
             'key = value' lines; options given on the command line win.
-            """),
+            """, SelectorBus.activationFile),
         commands: [],
         options: DaemonOption.all.map { option in
             option.valueName.map { ArgumentSpec.option(option.name, value: $0, help: option.help) }

@@ -21,7 +21,7 @@ public final class DaemonFixture {
     /// Where snapsized keeps the committed size on this bus's private home.
     public let stateFile: String
 
-    /// `activatable`: write an org.snapsize.SizeSelector1.service that starts the built snapsized.
+    /// `activatable`: write the contract's activation file (`SelectorBus.activationFile`), starting the built snapsized.
     /// `socketName`: the bus listens at `$XDG_RUNTIME_DIR/<socketName>` ("bus": where dbus-user-session puts it).
     public init(_ daemonArguments: [String] = [], startDaemon: Bool = true, activatable: Bool = false,
                 socketName: String? = nil) throws {
@@ -33,7 +33,7 @@ public final class DaemonFixture {
                 Name=\(name)
                 Exec=\(try Self.snapsized) --no-accessibility --no-state
 
-                """.write(toFile: serviceDirectory + "/\(name).service", atomically: true, encoding: .utf8)
+                """.write(toFile: serviceDirectory + "/" + SelectorBus.activationFile, atomically: true, encoding: .utf8)
         }
         bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory], socketName: socketName)
         environment = bus.environment

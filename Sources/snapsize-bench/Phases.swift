@@ -134,7 +134,7 @@ struct Phases {
 
     /// Seconds from sending a call to the listener's time stamp of what a screen reader speaks for
     /// it (the announcement or the notification). Each call comes after a quiet moment longer than
-    /// the speaker's window, as a single key press does; a change inside the window would be spoken
+    /// the speaker's window (`SpeechTiming.quiet`), as a single key press does; a change inside the window would be spoken
     /// at the window's end instead, by design.
     mutating func callToSpeech(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
         usleep(Workload.speechQuietMicroseconds)

@@ -1,4 +1,5 @@
 import Glibc
+import SnapSettings
 
 /// Everything one round measured, per server.
 struct RoundResult {
@@ -31,9 +32,10 @@ enum Workload {
     static let pipelinedBlocks = 4, window = 32 // calls per block: Medium.pipelinedPerBlock
     static let signalBlocks = 30, signalPerBlock = 10
     static let accessibleBlocks = 40, accessiblePerBlock = 10
-    /// Single changes spoken per round, each after 0.3 s of quiet (longer than Speaker's 0.25 s window).
+    /// Single changes spoken per round, each after a quiet moment longer than the speaker's window
+    /// (`SpeechTiming.quiet`), so that each is spoken at once.
     static let speechSamples = 10
-    static let speechQuietMicroseconds: useconds_t = 300_000
+    static let speechQuietMicroseconds = useconds_t(SpeechTiming.quiet * 1_000_000)
     static let idleSeconds = 5.0
 }
 

@@ -139,7 +139,7 @@ struct BacklogFaultTests {
                                  interface: selectorName, members: member, count: 1)
         }
         _ = waitUntil(timeout: 5) { sleepsInSystemCall(desktop.bus.daemon.pid) }
-        Thread.sleep(forTimeInterval: 0.3)  // the bus has written what it routed
+        try desktop.session.roundTripToBus()  // the bus has written what it routed
         desktop.stopSessionBus()
         kill(pid, SIGCONT)
         // The accessible side keeps answering while the session side cannot write.
@@ -179,7 +179,7 @@ struct BacklogFaultTests {
         try desktop.pipeline(address: desktop.bus.address, destination: selectorName, path: selectorPath.rawValue,
                              interface: selectorName, members: "Increment", count: 1)
         _ = waitUntil(timeout: 5) { sleepsInSystemCall(desktop.bus.daemon.pid) }
-        Thread.sleep(forTimeInterval: 0.3)  // the bus has written what it routed
+        try desktop.session.roundTripToBus()  // the bus has written what it routed
         desktop.stopSessionBus()
         kill(pid, SIGCONT)
         var answered = 0

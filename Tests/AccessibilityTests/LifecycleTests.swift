@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DBusKit
 import SizeSelectorContract
+import SnapSettings
 import TestSupport
 
 /// Registration over the life of the buses: registry restarts, a late accessibility bus, focus
@@ -104,8 +105,9 @@ struct LifecycleTests {
         #expect(waitUntil(timeout: 10) { listener.events(announcement).last?.string("text") == finalText },
                 "the final value was not announced: \(listener.events(announcement))")
         let announced = listener.events(announcement)
-        // Throttled: the first at once, then at most one per 0.25 s window (Speaker.window), the final one after it.
-        #expect(announced.count <= 2 + Int(burstSeconds / 0.25), "\(announced.count) announcements in a \(burstSeconds) s burst")
+        // Throttled: the first at once, then at most one per window (SpeechTiming.window), the final one after it.
+        #expect(announced.count <= 2 + Int(burstSeconds / SpeechTiming.window),
+                "\(announced.count) announcements in a \(burstSeconds) s burst")
         #expect(listener.events(focus).isEmpty)
         #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")))
 
@@ -120,7 +122,8 @@ struct LifecycleTests {
         let values = listener.events("object:property-change:accessible-value").count
         try fixture.client.selector("SetIndex", [.uint32(0)])
         listener.waitFor("object:property-change:accessible-value", count: values + 1)
-        Thread.sleep(forTimeInterval: 0.6)  // longer than the speaker's window: a held text would be out by now
+        // Twice the quiet moment after the speaker's window, for a loaded machine: a held text would be out by now.
+        Thread.sleep(forTimeInterval: 2 * SpeechTiming.quiet)
         #expect(listener.events(announcement).count == before, "\(listener.events(announcement))")
 
         // Another application's object takes focus: the slider says it lost focus.
@@ -152,7 +155,7 @@ struct LifecycleTests {
         // The limit too, once.
         try fixture.client.selector("Increment")
         #expect(announcements.waitFor(announcement, count: 2).last?.string("text") == "100 points, largest size")
-        Thread.sleep(forTimeInterval: 0.6)
+        Thread.sleep(forTimeInterval: 2 * SpeechTiming.quiet)  // past the speaker's window: a held text would be out
         #expect(notifications.events(showing).count == 1, "no notification while announcements are heard")
         #expect(announcements.events(announcement).count == 2)
 
@@ -177,7 +180,7 @@ struct LifecycleTests {
         try fixture.client.selector("Increment")
         try fixture.client.selector("Increment")
         listener.waitFor("object:property-change:accessible-value", count: 2)
-        Thread.sleep(forTimeInterval: 0.6)
+        Thread.sleep(forTimeInterval: 2 * SpeechTiming.quiet)  // past the speaker's window: a held text would be out
         #expect(listener.events("object:property-change:accessible-value").count == 2)
         #expect(listener.events("object:announcement").isEmpty)
     }

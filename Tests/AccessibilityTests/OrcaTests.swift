@@ -91,7 +91,7 @@ struct OrcaTests {
         #expect((1...2).contains(speech.current.count) && speech.current.last == "40 points", "\(speech.current)")
 
         // (4) A held key: twelve Increments 40 ms apart from 20. The first value at once, then at most
-        // one utterance per 250 ms, the final one ("100 points, largest size") once.
+        // one utterance per window (SpeechTiming.window), the final one ("100 points, largest size") once.
         speech.begin("4 a held key: SetIndex 0, then twelve Increments 40 ms apart")
         try call("SetIndex", [.uint32(0)])
         speech.settle()
@@ -251,7 +251,7 @@ final class SpeechLog {
     }
 
     /// Waits (at most 10 s) until Orca has said nothing for 1.5 s: long enough for a second,
-    /// coalesced (0.25 s) utterance to have followed.
+    /// coalesced utterance (one window, SpeechTiming.window, later) to have followed.
     func settle() {
         var count = orca.speech.count, since = Date()
         if count == quietAt { return }

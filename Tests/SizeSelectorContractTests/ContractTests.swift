@@ -22,10 +22,19 @@ struct ContractTests {
         #expect(Self.xml.contains("Bus name \(SelectorBus.name.rawValue), object \(SelectorBus.path.rawValue)."))
         for property in SelectorProperty.allCases {
             #expect(property.encode(sample).signature == property.signature, "\(property)")
-            // Sizes, TrackWidth, TrackInset and Layout too: a reload (SIGHUP) changes them and announces it.
-            #expect(property.emitsChange == .true, "\(property)")
         }
+        // Every property announced when it changes (a reload's list, track and layout too): the XML
+        // carries no EmitsChangedSignal annotation, and the table above would introspect one for
+        // any other `SelectorProperty.emitsChange`, failing the comparison.
         #expect(!truth.contains { $0.contains("EmitsChangedSignal") }, "\(truth)")
+    }
+
+    @Test("the D-Bus activation file is named after the contract's bus name and starts snapsized for that name")
+    func activationFile() throws {
+        let file = try String(contentsOfFile: repositoryRoot + "/dbus/" + SelectorBus.activationFile, encoding: .utf8)
+        let lines = file.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[D-BUS Service]") && lines.contains("Name=" + SelectorBus.name.rawValue), "\(file)")
+        #expect(lines.contains { $0.hasPrefix("Exec=") && $0.hasSuffix("snapsized") }, "\(file)")
     }
 
     @Test("the error names are the ones the XML documents")

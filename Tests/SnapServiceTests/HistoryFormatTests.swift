@@ -117,8 +117,12 @@ struct HistoryFormatTests {
         let snapshot = HistoryFile.snapshot(pinned)
         #expect(Self.hex(snapshot) == Self.hex(expected))
         #expect(HistoryFile.parse(snapshot) == pinned)
-        // Every kind's number, in `ChangeKind.allCases`' order, and the extremes of each field.
-        for (offset, kind) in ChangeKind.allCases.enumerated() {
+        // Every kind's byte, pinned by name (not by the cases' order, which may change), and the
+        // extremes of each field; each record reads back as the kind it was written as.
+        let kindBytes: [(ChangeKind, Int)] = [(.step, 0), (.set, 1), (.commit, 2), (.accessible, 3), (.undo, 4), (.redo, 5),
+                                              (.reload, 6)]
+        #expect(Set(kindBytes.map(\.0)) == Set(ChangeKind.allCases), "every kind has its pinned byte")
+        for (kind, offset) in kindBytes {
             let record = History.Record(sequence: UInt64.max - UInt64(offset), time: Int64.min + 1, from: Int(Int32.min),
                                         to: 10 * offset, kind: kind, client: 0x1234)
             var bytes: [UInt8] = []
@@ -126,6 +130,14 @@ struct HistoryFormatTests {
             let to = String(format: "%02x", 10 * offset)
             #expect(Self.hex(bytes) == "450\(offset)341200000000 \(String(format: "%02x", 255 - offset))ffffffffffffff 0100000000000080 "
                     + "00000080ffffffff \(to)00000000000000", "\(kind)")
+            var history = History()
+            history.record(from: 20, to: 40, cause: ChangeCause(kind), time: 1)
+            var file = HistoryFile.snapshot(history)
+            #expect(HistoryFile.parse(file) == history, "\(kind) reads back as written")
+            // The last record is the entry's `L`: a byte no kind has is refused.
+            #expect(file[file.count - 40] == UInt8(ascii: "L"))
+            file[file.count - 39] = UInt8(kindBytes.count)
+            #expect(HistoryFile.parse(file) == nil, "kind byte \(kindBytes.count) is no kind")
         }
     }
 

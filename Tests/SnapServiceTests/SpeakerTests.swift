@@ -19,9 +19,9 @@ struct SpeakerTests {
     let texts = ["20 points", "40 points", "60 points", "80 points", "100 points"]
 
     /// The daemon's event loop on a manual clock: timers fire only when the test advances time.
-    func make(_ mode: DaemonSettings.Announce = .changes) -> (Speaker, Channel, EventLoop) {
+    func make(_ mode: DaemonSettings.Announce = .changes, window: Double = SpeechTiming.window) -> (Speaker, Channel, EventLoop) {
         let loop = EventLoop(clock: .manual()), channel = Channel()
-        let speaker = Speaker(mode: mode, valueTexts: texts, loop: loop)
+        let speaker = Speaker(mode: mode, valueTexts: texts, loop: loop, window: window)
         speaker.channel = channel
         return (speaker, channel, loop)
     }
@@ -59,15 +59,24 @@ struct SpeakerTests {
         #expect(channel.said == ["notification: 40 points"])
     }
 
-    @Test("five changes within 50 ms: two texts, the first at once, the last the final, at the window's end")
-    func burst() {
-        let (speaker, channel, clock) = make()
+    @Test("the window is at least Orca's minimum gap: a burst's trailing utterance comes a window after the one before it")
+    func windowAtLeastMinimumGap() {
+        #expect(SpeechTiming.window >= SpeechTiming.minimumGap)
+        #expect(SpeechTiming.quiet > SpeechTiming.window)
+        let speaker = Speaker(mode: .changes, valueTexts: texts, loop: EventLoop(clock: .manual()))
+        #expect(speaker.window == SpeechTiming.window, "a speaker made as the daemon makes it takes the one constant")
+    }
+
+    @Test("five changes within 50 ms: two texts, the first at once, the last the final, at the window's end (whatever the window)",
+          arguments: [SpeechTiming.window, 0.5])
+    func burst(window: Double) {
+        let (speaker, channel, clock) = make(window: window)
         for index in [2, 1, 0, 1, 4] {
             speaker.committed(index: index)
             clock.advanceTime(by: 0.01)
         }
         #expect(channel.said == ["notification: 60 points"])
-        clock.advanceTime(by: Speaker.window - 0.06)
+        clock.advanceTime(by: window - 0.06)
         #expect(channel.said == ["notification: 60 points"], "not before the window ends")
         clock.advanceTime(by: 0.02)
         #expect(channel.said == ["notification: 60 points", "notification: 100 points"])
@@ -90,8 +99,8 @@ struct SpeakerTests {
         if channel.said.count > times.count { times.append(clock.now) }
         #expect(channel.said.first == "announcement: 20 points" && times.first == 0, "the first at once: \(channel.said)")
         #expect(channel.said.last == "announcement: 80 points", "the final value: \(channel.said)")
-        #expect(channel.said.count <= 1 + Int((0.44 / Speaker.window).rounded(.up)) + 1, "\(channel.said)")
-        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= Speaker.window - 0.041 }, "\(times)")
+        #expect(channel.said.count <= 1 + Int((0.44 / SpeechTiming.window).rounded(.up)) + 1, "\(channel.said)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= SpeechTiming.window - 0.041 }, "\(times)")
     }
 
     @Test("a key held at the largest size: the limit note once, at once after the last value")
@@ -128,7 +137,7 @@ struct SpeakerTests {
         speaker.committed(index: 4)  // 80 -> 100 by a StepBy(+3) that stopped there
         speaker.reachedLimit(largest: true, index: 4, moved: true)
         #expect(channel.said.count == 2, "not within the minimum gap")
-        clock.advanceTime(by: Speaker.minimumGap)
+        clock.advanceTime(by: SpeechTiming.minimumGap)
         #expect(channel.said.last == "notification: 100 points, largest size", "as soon as the gap allows")
         clock.advanceTime(by: 1)
         channel.isFocused = true

@@ -26,8 +26,9 @@ struct GroupCommitDaemonTests {
                 replies.items.append((try? result.get()) ?? [])
             }
         }
-        caller.flush()
-        usleep(500_000)  // lets the bus hand the calls over while the daemon cannot read them (not a timing assert)
+        // The bus has handed the calls over while the daemon cannot read them: a round trip to the
+        // bus on the same connection, behind them.
+        try caller.roundTripToBus()
         kill(pid, SIGCONT)
         let loop = EventLoop()
         loop.add(caller)

@@ -88,17 +88,21 @@ public final class SelectionModel {
         return change
     }
 
-    /// A new list, track or layout (a reload). The committed size maps to the new list
-    /// (`Selection.rebased(on:)`: the same size if still allowed, else the nearest). A new committed
-    /// size is saved first, as any commit is; if that fails nothing changes (an open preview stays
-    /// open) and `.saveFailed` is thrown. Then an open preview ends as a cancel does (the adapters
-    /// hear it), the snapper is replaced, and the adapters are told what changed, once; returns it
-    /// (nil: the same snapper). No preview is open afterwards, so the shown index and size are the
-    /// committed ones and change with them. Called outside a group (the loop runs signal handlers
-    /// between groups).
+    /// A new list, track or layout, for `cause` (`RunningSettings` calls it: a reload, or a client's
+    /// run-time override). The committed size maps to the new list (`Selection.rebased(on:)`: the
+    /// same size if still allowed, else the nearest), and a move is recorded as `cause`.
+    /// An open preview: a reload (`.reload`, the daemon following its file) ends it as a cancel
+    /// does; any other cause is a client's and is refused while one is open (`previewActive`), as
+    /// every direct change is. A new committed size is saved first, as any commit is; if that fails
+    /// nothing changes (an open preview stays open) and `.saveFailed` is thrown. Then the preview
+    /// ends (the adapters hear it), the snapper is replaced, and the adapters are told what changed,
+    /// once; returns it (nil: the same snapper). No preview is open afterwards, so the shown index
+    /// and size are the committed ones and change with them. Called outside a group (the loop runs
+    /// signal handlers between groups).
     @discardableResult
-    public func setSnapper(_ new: Snapper) throws(ModelError) -> ModelChange? {
+    public func setSnapper(_ new: Snapper, as cause: ChangeCause) throws(ModelError) -> ModelChange? {
         guard new != selection.snapper else { return nil }
+        if cause.kind != .reload, let owner = previewOwner { throw .refused(.previewActive(owner: owner)) }
         let next = selection.rebased(on: new)
         if next.committedSize != selection.committedSize, let store, let problem = store.save(size: next.committedSize) {
             throw .saveFailed(problem)
@@ -119,7 +123,7 @@ public final class SelectionModel {
         if valueTexts[next.committed] != oldValueTexts[old.committed] { facts.insert(.valueText) }
         var change = ModelChange(facts)
         if next.committedSize != old.committedSize {
-            change.insert(record(from: old.committedSize, to: next.committedSize, cause: ChangeCause(.reload)))
+            change.insert(record(from: old.committedSize, to: next.committedSize, cause: cause))
         }
         publish(change)
         return change
@@ -269,7 +273,6 @@ public final class SelectionModel {
     public var isPreviewing: Bool { selection.isPreviewing }
     public var previewOwner: PreviewOwner? { selection.preview?.owner }
     public var valueText: String { valueTexts[selection.shown] }
-    public var committedValueText: String { valueTexts[selection.committed] }
 }
 
 /// Now, in microseconds since the epoch (CLOCK_REALTIME): the history's clock.

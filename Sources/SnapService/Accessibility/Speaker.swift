@@ -29,7 +29,7 @@ protocol SpeechChannel: AnyObject {
 /// again), unless that is what was said last. So a held key is heard at its first value, about
 /// every `window` while it is held, and at its final value once. Never a queue. A limit note is
 /// urgent (unless it repeats the last text, as a key held at an end does): it goes out at once,
-/// but never closer than `minimumGap` to the text before it, because
+/// but never closer than `SpeechTiming.minimumGap` to the text before it, because
 /// Orca 48 drops an announcement that arrives within 0.1 s of the previous one from the same
 /// application (and counts the dropped one as the previous one).
 ///
@@ -39,12 +39,8 @@ protocol SpeechChannel: AnyObject {
 /// logged. Previews are not spoken here; their commit is. The mechanism is chosen when the text
 /// goes out, so a screen reader that started or stopped meanwhile is honoured.
 final class Speaker {
-    /// At most one utterance per window while changes keep coming.
-    static let window = 0.25
-    /// Between two utterances at least this much. Measured with real Orca 48 (two announcements
-    /// this far apart, twice each): 0.03-0.08 s always dropped, 0.09-0.11 s sometimes, 0.12 s and
-    /// more kept; Orca times them as it takes them from its queue, so there is jitter to allow for.
-    static let minimumGap = 0.2
+    /// At most one utterance per window while changes keep coming (`SpeechTiming.window` unless given).
+    let window: Double
     /// How long a text said before the accessible side is ready waits for it.
     static let readyBound = 2.0
 
@@ -74,7 +70,10 @@ final class Speaker {
     /// Said before the channel was ready.
     private let kept: UntilReady<String>
 
-    init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop) {
+    /// A `window` below the minimum gap is a programming error: Orca 48 would drop a burst's last utterance.
+    init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop, window: Double = SpeechTiming.window) {
+        precondition(window >= SpeechTiming.minimumGap, "a speech window of \(window) s is shorter than Orca's minimum gap")
+        self.window = window
         self.mode = mode
         self.valueTexts = valueTexts
         self.loop = loop
@@ -145,14 +144,14 @@ final class Speaker {
         let now = loop.now
         if windowEnd == nil {
             speak(text, at: now)
-        } else if urgent, text != lastSpoken, now - lastSpokenAt >= Self.minimumGap {
+        } else if urgent, text != lastSpoken, now - lastSpokenAt >= SpeechTiming.minimumGap {
             trailing = nil
             speak(text, at: now)
         } else {
             trailing = text
             if urgent, text != lastSpoken {
                 // Out as soon as the gap allows, not at the window's end.
-                openWindow(until: lastSpokenAt + Self.minimumGap)
+                openWindow(until: lastSpokenAt + SpeechTiming.minimumGap)
             }
         }
     }
@@ -166,7 +165,7 @@ final class Speaker {
         }
         lastSpoken = text
         lastSpokenAt = now
-        openWindow(until: now + Self.window)
+        openWindow(until: now + window)
     }
 
     private func openWindow(until end: Double) {
@@ -182,7 +181,7 @@ final class Speaker {
             speak(text, at: loop.now)
         } else {
             // Still coming (a key held at an end): not a quiet moment yet.
-            openWindow(until: loop.now + Self.window)
+            openWindow(until: loop.now + window)
         }
     }
 

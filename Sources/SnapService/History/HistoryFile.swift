@@ -16,7 +16,7 @@ import SystemCalls
 ///     R  the same                                                          the redo stack, bottom first
 ///     W  tag, 0, slot (u16), pid (u32), name and command        16 bytes, then the name's and the
 ///        lengths (u32 each)                                                 command's UTF-8 bytes
-///     L  tag, kind (u8: `ChangeKind.allCases`' order), slot     40 bytes: the snapshot's entries,
+///     L  tag, kind (u8: `kindByte`), slot                        40 bytes: the snapshot's entries,
 ///        (u16), 4 zero bytes, sequence (u64), µs (i64),                    oldest first
 ///        from (i64), to (i64)
 ///     E  the same                                                          appended since: each replayed
@@ -205,7 +205,7 @@ public final class HistoryFile {
         let at = bytes.count
         bytes.append(contentsOf: emptyRecord)
         bytes.withUnsafeMutableBytes { raw in
-            let head = UInt64(tag) | UInt64(kindIndex(record.kind)) << 8 | UInt64(UInt16(truncatingIfNeeded: record.client)) << 16
+            let head = UInt64(tag) | UInt64(kindByte(record.kind)) << 8 | UInt64(UInt16(truncatingIfNeeded: record.client)) << 16
             raw.storeBytes(of: head.littleEndian, toByteOffset: at, as: UInt64.self)
             raw.storeBytes(of: record.sequence.littleEndian, toByteOffset: at + 8, as: UInt64.self)
             raw.storeBytes(of: record.time.littleEndian, toByteOffset: at + 16, as: Int64.self)
@@ -230,7 +230,10 @@ public final class HistoryFile {
         command.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    private static func kindIndex(_ kind: ChangeKind) -> UInt8 {
+    /// The kind byte of each `ChangeKind`: the format's one table, which `kinds` reads backwards.
+    /// Exhaustive, so a new kind does not compile until it has a byte; a byte once written to files
+    /// never changes meaning.
+    private static func kindByte(_ kind: ChangeKind) -> UInt8 {
         switch kind {
         case .step: 0
         case .set: 1
@@ -242,7 +245,16 @@ public final class HistoryFile {
         }
     }
 
-    private static let kinds = ChangeKind.allCases
+    /// `kindByte` backwards: the kind each byte stands for (nil: none).
+    private static let kinds: [ChangeKind?] = {
+        var kinds = [ChangeKind?](repeating: nil, count: 256)
+        for kind in ChangeKind.allCases {
+            let byte = Int(kindByte(kind))
+            precondition(kinds[byte] == nil, "two kinds share the history file's byte \(byte)")
+            kinds[byte] = kind
+        }
+        return kinds
+    }()
 
     /// The history in `bytes` (either version); nil when it is not one of the format's. A last
     /// record cut short (a write cut short) is left out.
@@ -298,10 +310,10 @@ public final class HistoryFile {
                 else { return nil }
                 at += nameLength + commandLength
             case UInt8(ascii: "L"), UInt8(ascii: "E"):
-                let kind = Int(head >> 8 & 0xFF), slot = Int(head >> 16 & 0xFFFF)
-                guard head >> 32 == 0, kind < kinds.count, history.clients.isDefined(slot) else { return nil }
+                let slot = Int(head >> 16 & 0xFFFF)
+                guard head >> 32 == 0, let kind = kinds[Int(head >> 8 & 0xFF)], history.clients.isDefined(slot) else { return nil }
                 let record = History.Record(sequence: u64(8), time: i64(16), from: Int(i64(24)), to: Int(i64(32)),
-                                            kind: kinds[kind], client: slot)
+                                            kind: kind, client: slot)
                 if tag == UInt8(ascii: "L") {
                     guard !replaying else { return nil }
                     entries.append(record)

@@ -169,8 +169,7 @@ public enum Daemon {
         let config = ConfigReport(start.configProblems)
         let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, config: config,
                             state: state, environment: environment, historyFile: historyFile)
-        let status = run(adapters, model: model, session: session, loop: loop, settings: start.settings, config: config,
-                         reread: start.reread)
+        let status = run(adapters, model: model, session: session, loop: loop, reread: start.reread)
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
         // so a leak checker sees it freed rather than held by a pointer it cannot follow.
         session.close()
@@ -214,6 +213,8 @@ public enum Daemon {
         let previewGuard: PreviewGuard
         /// Nil with --no-state.
         let historyWriter: HistoryWriter?
+        /// The settings in force, and the one place that changes them (SIGHUP, a run-time override).
+        let settings: RunningSettings
     }
 
     /// Makes the model's adapters and registers them: the only place they are wired, and the order
@@ -253,13 +254,14 @@ public enum Daemon {
         // cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.
         loop.groupCommit = GroupCommit(begin: { [unowned model] in model.beginGroup() },
                                        end: { [unowned model] in model.endGroup()?.dbusError })
-        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard, historyWriter: historyWriter)
+        let running = RunningSettings(settings, model: model, config: config, previewGuard: previewGuard, accessibility: accessibility)
+        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard, historyWriter: historyWriter,
+                        settings: running)
     }
 
     /// Exports the object, joins the accessibility bus and runs the loop until SIGTERM/SIGINT or
     /// the session bus goes away; returns how it ended.
     static func run(_ adapters: Adapters, model: SelectionModel, session: Connection, loop: EventLoop,
-                    settings: DaemonSettings, config: ConfigReport = ConfigReport(),
                     reread: @escaping () throws(InvalidValue) -> DaemonSettings) -> Status {
         do {
             try adapters.object.start()
@@ -277,12 +279,7 @@ public enum Daemon {
         loop.onSignal(SIGTERM) { [unowned loop] in loop.stop() }
         loop.onSignal(SIGINT) { [unowned loop] in loop.stop() }
         // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
-        var running = settings
-        loop.onSignal(SIGHUP) { [unowned model, unowned previewGuard = adapters.previewGuard,
-                                 weak accessibility = adapters.accessibility] in
-            running = reload(running, reread: reread, model: model, previewGuard: previewGuard, accessibility: accessibility,
-                             config: config)
-        }
+        loop.onSignal(SIGHUP) { [unowned settings = adapters.settings] in settings.reload(reread: reread) }
         loop.run()
         // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a
         // SIGHUP still arriving (a flood of reloads) would end the process by its default action.

@@ -35,10 +35,16 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private var focusWaiting: [FocusAnswers.Answer] = []
     /// The `Focus` calls whose events went out, until the bus shows it has read them.
     private var focusAnswers: FocusAnswers!
+    /// How long the registry has to say which events are listened for (`EventListeners.queryTimeout`).
+    private let registryQueryTimeout: Double
 
+    /// `registryQueryTimeout`: nil for `EventListeners.queryTimeout`, or in a debug build the
+    /// environment's `SNAPSIZE_TEST_REGISTRY_TIMEOUT` (seconds), so that a test of a registry slower
+    /// than the timeout need not wait 10 s for it. The shipped (release) daemon reads no such variable.
     init(model: SelectionModel, session: Connection, loop: EventLoop,
-         announce: DaemonSettings.Announce, environment: [String: String]) {
+         announce: DaemonSettings.Announce, environment: [String: String], registryQueryTimeout: Double? = nil) {
         self.model = model
+        self.registryQueryTimeout = registryQueryTimeout ?? Self.registryQueryTimeout(environment)
         self.announce = announce
         bridge = SliderBridge(model: model)
         self.loop = loop
@@ -96,7 +102,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// as long as the connection).
     private func trackListeners(on connection: Connection) {
         guard announce == .changes, listeners == nil else { return }
-        let listeners = EventListeners(connection: connection, loop: loop)
+        let listeners = EventListeners(connection: connection, loop: loop, queryTimeout: registryQueryTimeout)
         listeners.onChange = { [unowned self] in self.readinessChanged() }
         listeners.start()
         self.listeners = listeners
@@ -221,4 +227,16 @@ extension AccessibilityService {
     var hasAnnouncementListener: Bool { listeners?.hasAnnouncementListener ?? false }
     func announce(_ text: String) { app?.announce(text) }
     func notify(_ text: String) { app?.notify(text) }
+}
+
+extension AccessibilityService {
+    /// The registry-query timeout a test asked for (debug builds only), else `EventListeners.queryTimeout`.
+    static func registryQueryTimeout(_ environment: [String: String]) -> Double {
+        #if DEBUG
+        if let text = environment["SNAPSIZE_TEST_REGISTRY_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds.isFinite {
+            return seconds
+        }
+        #endif
+        return EventListeners.queryTimeout
+    }
 }
