@@ -89,7 +89,7 @@ locales:
 	  for l in $$missing; do $$sudo localedef -i $$l -c -f UTF-8 $$l.UTF-8 || exit 1; done; \
 	fi
 
-# The benchmark (README, Performance): snapsized against the plain-C floor and the sd-bus and GDBus
+# The benchmark (docs/PERFORMANCE.md): snapsized against the plain-C floor and the sd-bus and GDBus
 # peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state
 # files on tmpfs and one on disk, each server's figure and snapsized's ratio to each. Options:
 # ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder).
@@ -98,7 +98,7 @@ bench: bench-programs
 	timeout 900 $(RELEASE)/snapsize-bench $(ARGS)
 
 # Instructions per call in the serving loop of the daemon (with and without its slider), of the
-# floor and of the sd-bus and GDBus peers, counted by callgrind: where the README's instruction counts
+# floor and of the sd-bus and GDBus peers, counted by callgrind: where docs/PERFORMANCE.md's instruction counts
 # come from. Fails when the daemon counts more than Benchmarks/thresholds allows.
 profile: bench-programs
 	for mode in daemon daemon-a11y floor sdbus gdbus; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done

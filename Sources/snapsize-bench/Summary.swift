@@ -3,7 +3,7 @@
 /// the machine was busy in moves both sides together and the ratio stays put.
 struct Summary {
     let rounds: [RoundResult]
-    /// "tmpfs" or "disk": the targets against sd-bus differ (README, Performance).
+    /// "tmpfs" or "disk": the targets against sd-bus differ (docs/PERFORMANCE.md).
     let medium: String
     let snapCore: SnapCoreComparison?
 
