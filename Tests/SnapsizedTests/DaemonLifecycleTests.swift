@@ -6,7 +6,7 @@ import TestSupport
 
 /// Start-up, persistence, stopping, activation: the daemon as the session runs it.
 @Suite("Daemon life cycle")
-struct LifecycleTests {
+struct DaemonLifecycleTests {
     @Test("a restart restores the committed size, saved 0600 before the reply")
     func restart() throws {
         let fixture = try DaemonFixture()
