@@ -98,14 +98,14 @@ struct AccessibilityFaultTests {
         // A real client process holding a preview: a slow drag that would take an hour.
         let ctl = try #require(productPath("snapsizectl"))
         let drag = try ChildProcess(ctl, ["drag", "12", "324", "--release", "324", "--interval", "3600"], environment: fixture.bus.environment)
-        let opened = pump(loop, timeout: 5) { previewing.contains { $0.1 } && !valueEvents.isEmpty }
+        let opened = loop.pump(timeout: 5) { previewing.contains { $0.1 } && !valueEvents.isEmpty }
         #expect(opened, "the drag did not open a preview: \(drag.stderr)")
         let eventsBefore = valueEvents.count
         let killed = Date()
         kill(drag.pid, SIGKILL)
         _ = drag.wait()
         // How soon is make bench's business; here: both sides hear of it.
-        #expect(pump(loop, timeout: 10) { previewing.last?.1 == false && valueEvents.count > eventsBefore })
+        #expect(loop.pump(timeout: 10) { previewing.last?.1 == false && valueEvents.count > eventsBefore })
         let reverted = previewing.last.map { $0.0.timeIntervalSince(killed) } ?? .infinity
         let event = valueEvents.last.map { $0.timeIntervalSince(killed) } ?? .infinity
         #expect(try fixture.client.selectorProperty("ShownIndex") == .uint32(2))
