@@ -25,7 +25,7 @@ LANGUAGES  := $(basename $(notdir $(wildcard po/*.po)))
 LOCALEDIR  ?= $(RELEASE)/locale
 TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
 
-.PHONY: run test check test-orca48 stress deps bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
+.PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
         pot catalogs locales
 
 # The main job: snapsized in the foreground (with private buses when the machine has none).
@@ -44,12 +44,6 @@ test: package-deps locales
 	scripts/check-deb.sh .build/deb/snapsize_*.deb
 	scripts/check-install.sh
 	@$(MAKE) --no-print-directory profile-check
-
-# The inner loop: the debug build, then the in-process tests (each Tests/<Module>Tests and PackageTests),
-# not SnapsizedTests (they start the daemon) nor AccessibilityTests (the real AT stack); see docs/HACKING.md.
-check: deps
-	$(SWIFT) build --build-tests
-	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.'
 
 # The Orca scenarios with Orca 48 (Debian 13) from a chroot built once under /var/tmp (needs root;
 # not part of `make test`): scripts/test-orca48.sh.
@@ -83,6 +77,14 @@ catalogs:
 # fails until each new msgid is translated in each po/<lang>.po.
 pot:
 	/usr/bin/python3 scripts/po.py pot
+
+# The inner loop: the debug build, then the in-process tests (each Tests/<Module>Tests and PackageTests),
+# not SnapsizedTests (they start the daemon) nor AccessibilityTests (the real AT stack); see docs/HACKING.md.
+# It installs nothing: `make test` has, once.
+.PHONY: check
+check:
+	$(SWIFT) build --build-tests
+	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.'
 
 # Makes the test locales that are missing (as root, or through sudo), like `deps` installs packages.
 locales:
