@@ -99,7 +99,15 @@ catalogs:
 pot:
 	/usr/bin/python3 scripts/po.py pot
 
-# Makes the test locales that are missing (as root, or through sudo), like `deps` installs packages.
+# The inner loop: the debug build, then the in-process tests (each Tests/<Module>Tests and PackageTests),
+# not SnapsizedTests (they start the daemon) nor AccessibilityTests (the real AT stack); see docs/HACKING.md.
+# It installs what testing needs, like `make test`, when something is missing.
+.PHONY: check
+check: test-deps
+	$(SWIFT) build --build-tests
+	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.'
+
+# Makes the test locales that are missing (as root, or through sudo), like `test-deps` installs packages.
 locales:
 	@missing=""; for l in $(TEST_LOCALES); do \
 	  locale -a 2>/dev/null | grep -qx "$$l.utf8" || missing="$$missing $$l"; \
@@ -110,7 +118,7 @@ locales:
 	  for l in $$missing; do $$sudo localedef -i $$l -c -f UTF-8 $$l.UTF-8 || exit 1; done; \
 	fi
 
-# The benchmark (README, Performance): snapsized against the plain-C floor and the sd-bus and GDBus
+# The benchmark (docs/PERFORMANCE.md): snapsized against the plain-C floor and the sd-bus and GDBus
 # peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state
 # files on tmpfs and one on disk, each server's figure and snapsized's ratio to each. Options:
 # ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder).
@@ -119,7 +127,7 @@ bench: bench-programs
 	timeout 900 $(RELEASE)/snapsize-bench $(ARGS)
 
 # Instructions per call in the serving loop of the daemon (with and without its slider), of the
-# floor and of the sd-bus and GDBus peers, counted by callgrind: where the README's instruction counts
+# floor and of the sd-bus and GDBus peers, counted by callgrind: where docs/PERFORMANCE.md's instruction counts
 # come from. Fails when the daemon counts more than Benchmarks/thresholds allows.
 profile: bench-programs
 	for mode in daemon daemon-a11y floor sdbus gdbus; do RELEASE=$(RELEASE) scripts/callgrind-per-call.sh $$mode || exit 1; done

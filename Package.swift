@@ -72,7 +72,7 @@ let package = Package(
         // position-independent (ASLR) and binds every symbol at start, read-only afterwards (-z now, with
         // lld's default -z relro). Its 17,000 relative relocations (the Swift runtime's metadata) are packed
         // (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later): a 400 KB table read at every start
-        // becomes 3 KB. Nothing is exported (the Swift driver passes -export-dynamic). README, Performance.
+        // becomes 3 KB. Nothing is exported (the Swift driver passes -export-dynamic). docs/PERFORMANCE.md.
         .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
                                                          "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
@@ -97,7 +97,7 @@ let package = Package(
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
-        // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (README, Performance).
+        // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (docs/PERFORMANCE.md).
         .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make profile`: instructions per Increment/Decrement in a server's serving loop, counted by
-# valgrind --tool=callgrind (stable on a noisy machine, unlike time). The counts the README's
-# Performance section quotes come from here. A mode listed in Benchmarks/thresholds fails (exit 1)
+# valgrind --tool=callgrind (stable on a noisy machine, unlike time). The counts docs/PERFORMANCE.md
+# quotes come from here. A mode listed in Benchmarks/thresholds fails (exit 1)
 # when it counts more than the figure there (`make test` checks daemon and daemon-a11y).
 #
 #   scripts/callgrind-per-call.sh daemon        snapsized --no-accessibility

@@ -55,7 +55,7 @@ for program in snapsized snapsizectl; do
         # (DBUS_COOKIE_SHA1 is the name of one of its authentication mechanisms, only in its own code).
         grep -q "libdbus-1.so.3 => /" "$work/ldd" || fail "snapsized does not load the system's libdbus-1.so.3"
         grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "snapsized carries a copy of libdbus"
-        # It carries the C++ runtime the Swift runtime needs (README, Performance and packaging).
+        # It carries the C++ runtime the Swift runtime needs (docs/PACKAGING.md).
         grep -E "libstdc\+\+|libgcc_s" "$work/ldd" && fail "snapsized loads a C++ runtime it should carry statically"
     fi
     # Position-independent (ASLR: any session client can talk to the daemon), every symbol bound at start.

@@ -6,7 +6,7 @@
 Items: 1 hung-start, 2 sigterm, 3 queue, 4 big-message, 5 atspi-writes, 6 signals, 7 bad-files.
 Each runs on its own private session bus and a plain dbus-daemon as the accessibility bus (stopped
 with SIGSTOP where the item says so), all started here and stopped by PID. Prints one line per
-figure. Measurements, not tests: the tests are in Tests/*/FaultTests.swift.
+figure. Measurements, not tests: the tests are in Tests/*/*FaultTests.swift.
 """
 import os
 import shutil

@@ -3,6 +3,10 @@
 
   scripts/po.py pot     writes po/snapsize.pot from every tr("…") and trn("…", "…", n) in Sources/
                         and merges it into each po/<lang>.po (msgmerge; new msgids arrive untranslated)
+  scripts/po.py init LANG
+                        starts po/LANG.po (LANG as gettext names it: fr, pt_PT, sr@latin) from the template
+                        with msginit, which knows each language's Plural-Forms; every msgstr is empty, so
+                        `check` (and `swift test`) fail until all of it is translated
   scripts/po.py check   exits 1, saying why, when po/snapsize.pot is not what the sources give, when a
                         catalog lacks (or leaves untranslated or fuzzy) a msgid of the template, or when
                         `msgfmt --check` complains about a catalog
@@ -11,6 +15,7 @@ xgettext has no Swift parser, hence this small extractor. A msgid must be one st
 literals joined with +), without interpolation: placeholders are %s and %d (%1$s to reorder).
 A `// TRANSLATORS:` comment just above the call goes into the template for translators.
 """
+import datetime
 import os
 import re
 import subprocess
@@ -241,6 +246,31 @@ def write_pot():
     print(f"po/snapsize.pot: {text.count(chr(10) + 'msgid ') - 1} msgids; merged into {', '.join(catalogs())}")
 
 
+def init(language):
+    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?(@[a-z]+)?", language):
+        sys.exit(f"scripts/po.py init: {language!r} is not a language as gettext names it (fr, pt_PT, sr@latin)")
+    path = os.path.join(PO, language + ".po")
+    if os.path.exists(path):
+        sys.exit(f"scripts/po.py init: po/{language}.po exists already")
+    subprocess.run(["msginit", "--no-translator", "--no-wrap", "--locale", language, "--input", TEMPLATE,
+                    "--output-file", path], check=True, capture_output=True)
+    text = open(path, encoding="utf-8").read()
+    # msginit copies the template's own comment; say what this file is instead.
+    comment = "".join(line for line in text.splitlines(True) if line.startswith("# "))
+    text = text.replace(comment, f"# {language} translation of snapsize, in the words of the article snapsize comes from.\n"
+                        "# Kept in step with snapsize.pot by `make pot`; `swift test` fails while a msgid is missing here.\n", 1)
+    # msgfmt --check wants a revision date; the translator's next edit moves it.
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M+0000")
+    text = text.replace('"Project-Id-Version: snapsize\\n"\n',
+                        f'"Project-Id-Version: snapsize\\n"\n"PO-Revision-Date: {date}\\n"\n', 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    header = parse_po(path).get(("", None), {"strs": {0: ""}})["strs"].get(0, "")
+    plural = re.search(r"Plural-Forms: ([^\n]*)", header)
+    print(f"po/{language}.po: started with {len(parse_po(TEMPLATE)) - 1} msgids to translate; "
+          f"{plural.group(1) if plural else 'no Plural-Forms: add the language rule by hand'}")
+
+
 def check():
     problems = []
     fresh = template(extract())
@@ -282,6 +312,8 @@ if __name__ == "__main__":
     try:
         if command == "pot":
             write_pot()
+        elif command == "init" and len(sys.argv) == 3:
+            init(sys.argv[2])
         elif command == "check":
             sys.exit(check())
         else:

@@ -1,7 +1,8 @@
 // Faster spellings of plain Swift for `Snapper.index(at:)`, kept here so that the rules read plainly
-// everywhere else. They exist for one target: index(at:) within 1.2x the same mapping in C
-// (make bench, the SnapCore row). Each says what it replaces; FastMathTests holds each to it, and
-// OrdinalDefinitionTests holds index(at:) to the spec's definition written with the plain forms.
+// everywhere else. They exist for one target: index(at:) close to the same mapping in C
+// (docs/PERFORMANCE.md; make bench, the SnapCore row). Each says what it replaces; FastMathTests
+// holds each to it, and OrdinalDefinitionTests holds index(at:) to the spec's definition written
+// with the plain forms.
 // When that target goes, these go back to the plain forms.
 
 /// `Int(value)` for a whole number `value` with |value| < 2^51, without `Int(_:)`'s three trapping

@@ -33,7 +33,7 @@ public struct ToolDocument: Sendable {
         ("XDG_RUNTIME_DIR", tr("When DBUS_SESSION_BUS_ADDRESS is not set, the session bus is the socket bus in this directory.")),
     ]
 
-    /// The language, as gettext chooses it (README, Languages).
+    /// The language, as gettext chooses it (docs/LANGUAGES.md).
     private static let language: [(name: String, meaning: String)] = [
         ("LANGUAGE", tr("A list of languages to try in order, such as fr:pt_BR; the first one with a catalog wins (ignored while the locale is C).")),
         ("LC_ALL, LC_MESSAGES, LANG", tr("The locale, in this order, when LANGUAGE names no language with a catalog; a language without one, or a locale that is not installed, gives English.")),

@@ -21,7 +21,7 @@ public final class AccessibilityStack: Sendable {
     /// false, the registry.
     public init(sessionEnvironment: [String: String], startRegistry: Bool = true, timeout: Double = 10) throws {
         for path in [Self.launcherPath, Self.registryPath] where !DesktopRoot.isInstalled(path) {
-            throw ChildProcessError.notReady("\(DesktopRoot.path ?? "")\(path) is missing (apt install at-spi2-core)")
+            throw TestFailure("\(DesktopRoot.path ?? "")\(path) is missing (apt install at-spi2-core)")
         }
         let launcher = try DesktopRoot.start(Self.launcherPath, ["--launch-immediately", "--a11y=1"],
                                              environment: sessionEnvironment)
@@ -36,7 +36,7 @@ public final class AccessibilityStack: Sendable {
         guard let found else {
             let log = launcher.stderr
             launcher.terminate()
-            throw ChildProcessError.notReady("at-spi-bus-launcher gave no address within \(timeout) s: \(log)")
+            throw TestFailure("at-spi-bus-launcher gave no address within \(timeout) s: \(log)")
         }
         address = found
         var environment = sessionEnvironment
@@ -57,7 +57,7 @@ public final class AccessibilityStack: Sendable {
         let child = try DesktopRoot.start(Self.registryPath, environment: environment)
         registry.withLock { $0 = child }
         guard waitUntil(timeout: timeout, interval: 0.02, { nameHasOwner("org.a11y.atspi.Registry") }) else {
-            throw ChildProcessError.notReady("at-spi2-registryd did not take its name: \(child.stderr)")
+            throw TestFailure("at-spi2-registryd did not take its name: \(child.stderr)")
         }
     }
 

@@ -14,9 +14,9 @@ public func compileCatalogs() throws -> [String] {
     try compiledCatalogs.get()
 }
 
-private let compiledCatalogs: Result<[String], ChildProcessError> = {
+private let compiledCatalogs: Result<[String], TestFailure> = {
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: poDirectory)) ?? []).filter { $0.hasSuffix(".po") }
-    guard !files.isEmpty else { return .failure(.notReady("no catalogs in \(poDirectory)")) }
+    guard !files.isEmpty else { return .failure(TestFailure("no catalogs in \(poDirectory)")) }
     var languages: [String] = []
     for file in files.sorted() {
         let language = String(file.dropLast(3))
@@ -27,11 +27,11 @@ private let compiledCatalogs: Result<[String], ChildProcessError> = {
             let result = try run("msgfmt", ["--check", "-o", partial, poDirectory + "/" + file],
                                  environment: ProcessInfo.processInfo.environment, timeout: 30)
             guard result.status == 0 else {
-                return .failure(.notReady("msgfmt \(file) failed (apt install gettext; `make test` does it): \(result.stderr)"))
+                return .failure(TestFailure("msgfmt \(file) failed (apt install gettext; `make test` does it): \(result.stderr)"))
             }
-            guard rename(partial, target) == 0 else { return .failure(.notReady("cannot rename \(partial)")) }
+            guard rename(partial, target) == 0 else { return .failure(TestFailure("cannot rename \(partial)")) }
         } catch {
-            return .failure(.notReady("msgfmt \(file): \(error)"))
+            return .failure(TestFailure("msgfmt \(file): \(error)"))
         }
         languages.append(language)
     }

@@ -47,14 +47,14 @@ public final class ChildProcess: Sendable {
         var pipeRead: Int32 = -1
         if case .pipe = stdin {
             var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
+            guard pipe(&fds) == 0 else { throw TestFailure("could not start \(executable)", errno: errno) }
             pipeRead = fds[0]
             pipeWrite = fds[1]
             _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
         }
         var readerless: [Int32] = [-1, -1]
         if case .closedPipe = stderr {
-            guard pipe(&readerless) == 0 else { throw ChildProcessError.spawnFailed(executable, errno) }
+            guard pipe(&readerless) == 0 else { throw TestFailure("could not start \(executable)", errno: errno) }
             for fd in readerless { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
         defer { for fd in readerless where fd >= 0 { close(fd) } }
@@ -146,20 +146,6 @@ public final class ChildProcess: Sendable {
     }
 }
 
-public enum ChildProcessError: Error, CustomStringConvertible {
-    case spawnFailed(String, Int32)
-    case temporaryDirectory(Int32)
-    case notReady(String)
-
-    public var description: String {
-        switch self {
-        case .spawnFailed(let executable, let code): "could not start \(executable): \(String(cString: strerror(code)))"
-        case .temporaryDirectory(let code): "mkdtemp failed: \(String(cString: strerror(code)))"
-        case .notReady(let text): text
-        }
-    }
-}
-
 /// Runs a command to completion (or kills it at `timeout`) and returns its status and output.
 /// A child killed at the timeout reports status -1 and a note on stderr.
 public func run(_ executable: String, _ arguments: [String], environment: [String: String],
@@ -177,7 +163,7 @@ public func run(_ executable: String, _ arguments: [String], environment: [Strin
 /// inside it stay well below the 108-byte limit.
 public func makeTemporaryDirectory() throws -> String {
     var template = Array("/tmp/ssXXXXXX".utf8CString)
-    guard let result = mkdtemp(&template) else { throw ChildProcessError.temporaryDirectory(errno) }
+    guard let result = mkdtemp(&template) else { throw TestFailure("mkdtemp failed", errno: errno) }
     return String(cString: result)
 }
 

@@ -2,10 +2,13 @@ import DBusKit
 import Foundation
 import SizeSelectorContract
 
-/// A test's set-up went wrong (a product not built, a reply that is not JSON ...); says what.
+/// A test's set-up went wrong (a product not built, a program missing or not starting, a bus that did
+/// not come up, a reply that is not JSON ...); says what, for the test's failure message.
 public struct TestFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+    /// A system call failed with `code` (an errno) while doing `what`.
+    public init(_ what: String, errno code: Int32) { self.init("\(what): \(String(cString: strerror(code)))") }
 }
 
 /// A private session bus with a real `snapsized` on it (never the desktop's bus). D-Bus
@@ -72,6 +75,20 @@ public final class DaemonFixture {
 
     /// A client of our own (another "person" on the bus), with a loop to receive signals.
     public func client() throws -> SelectorClient { try SelectorClient(address: bus.address) }
+
+    /// A watcher listening, and a second client holding a preview at `x`: the watcher has seen the
+    /// preview and then the PropertiesChanged with ChangedBy naming the owner's process.
+    public func watchedPreview(at x: Double = 12) throws -> (watcher: SelectorClient, owner: SelectorClient) {
+        let watcher = try client()
+        watcher.listen()
+        let owner = try client()
+        _ = try owner.call("Preview", [.double(x)])
+        guard watcher.pump(until: { watcher.propertiesChanged.count >= 2 }) else {
+            throw TestFailure("the watcher saw \(watcher.propertiesChanged.count) PropertiesChanged, "
+                              + "not the preview and then ChangedBy with the owner's process")
+        }
+        return (watcher, owner)
+    }
 
     /// Runs a command-line tool against this bus.
     public func tool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {

@@ -59,7 +59,7 @@ public final class PrivateSessionBus: Sendable {
         guard ProcessInfo.processInfo.environment["PATH"].map({ path in
             path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(executable)") }
         }) ?? FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
-            throw ChildProcessError.notReady("dbus-daemon is not installed (apt install dbus-daemon)")
+            throw TestFailure("dbus-daemon is not installed (apt install dbus-daemon)")
         }
 
         let child = try ChildProcess(executable, arguments, environment: base)
@@ -71,7 +71,7 @@ public final class PrivateSessionBus: Sendable {
         guard ready, child.isRunning, let line = printed.split(separator: "\n").first, !line.isEmpty else {
             let stderr = child.stderr
             child.forceKill()
-            throw ChildProcessError.notReady("dbus-daemon did not start: \(stderr)")
+            throw TestFailure("dbus-daemon did not start: \(stderr)")
         }
         daemon = child
         address = String(line)

@@ -23,21 +23,21 @@ public final class TerminalProcess: Sendable {
         // posix_openpt/grantpt/unlockpt/ptsname are hidden from Swift behind _XOPEN_SOURCE; on Linux they are
         // /dev/ptmx plus two ioctls (TIOCSPTLCK to unlock, TIOCGPTN for the number), which is all they do.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw ChildProcessError.spawnFailed("/dev/ptmx", errno) }
+        guard master >= 0 else { throw TestFailure("could not open /dev/ptmx", errno: errno) }
         var unlock: Int32 = 0
         var number: UInt32 = 0
         let TIOCSPTLCK: UInt = 0x4004_5431, TIOCGPTN: UInt = 0x8004_5430
         guard ioctl(master, TIOCSPTLCK, &unlock) == 0, ioctl(master, TIOCGPTN, &number) == 0 else {
             let code = errno
             close(master)
-            throw ChildProcessError.spawnFailed("unlocking the pseudo-terminal", code)
+            throw TestFailure("could not unlock the pseudo-terminal", errno: code)
         }
         let slavePath = "/dev/pts/\(number)"
         let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let code = errno
             close(master)
-            throw ChildProcessError.spawnFailed(slavePath, code)
+            throw TestFailure("could not open \(slavePath)", errno: code)
         }
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)

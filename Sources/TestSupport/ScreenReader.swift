@@ -11,7 +11,7 @@ public final class VirtualDisplay: Sendable {
 
     public init(timeout: Double = 30) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
-            throw ChildProcessError.notReady("Xvfb is not installed (apt install xvfb; `make test` does it)")
+            throw TestFailure("Xvfb is not installed (apt install xvfb; `make test` does it)")
         }
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = nil
@@ -27,7 +27,7 @@ public final class VirtualDisplay: Sendable {
         guard ready, server.isRunning, !number.isEmpty else {
             let log = server.stderr, running = server.isRunning
             server.terminate()
-            throw ChildProcessError.notReady("Xvfb did not start within \(timeout) s (\(running ? "still running" : "exited")): \(log)")
+            throw TestFailure("Xvfb did not start within \(timeout) s (\(running ? "still running" : "exited")): \(log)")
         }
         display = ":" + number
     }
@@ -55,7 +55,7 @@ public final class ScreenReader: Sendable {
                 ready: String = "Screen reader on.", waitForOthers: Double = 300, timeout: Double = 30) throws {
         let orca = "/usr/bin/orca"
         guard DesktopRoot.isInstalled(orca) else {
-            throw ChildProcessError.notReady("orca is not installed: the Orca test needs Debian's orca package "
+            throw TestFailure("orca is not installed: the Orca test needs Debian's orca package "
                                              + "(`make test` installs it; or apt install orca)")
         }
         let prefs = workDirectory + "/prefs"
@@ -67,14 +67,14 @@ public final class ScreenReader: Sendable {
         debugPath = workDirectory + "/orca.debug"
 
         let lockFD = open("/tmp/snapsize-orca-\(getuid()).lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw ChildProcessError.notReady("cannot open the Orca lock file") }
+        guard lockFD >= 0 else { throw TestFailure("cannot open the Orca lock file") }
         guard waitUntil(timeout: waitForOthers, interval: 0.1, { flock(lockFD, LOCK_EX | LOCK_NB) == 0 }) else {
             close(lockFD)
-            throw ChildProcessError.notReady("another snapsize Orca test held the lock for \(waitForOthers) s")
+            throw TestFailure("another snapsize Orca test held the lock for \(waitForOthers) s")
         }
         guard waitUntil(timeout: waitForOthers, interval: 0.2, { !ScreenReader.otherOrcaRunning() }) else {
             close(lockFD)
-            throw ChildProcessError.notReady("another orca process of this user kept running for \(waitForOthers) s; "
+            throw TestFailure("another orca process of this user kept running for \(waitForOthers) s; "
                                              + "Orca refuses to start next to it")
         }
         self.lockFD = lockFD
@@ -93,7 +93,7 @@ public final class ScreenReader: Sendable {
               process.isRunning else {
             let why = process.stdout + process.stderr
             stop()
-            throw ChildProcessError.notReady("Orca did not say \"\(ready)\" within \(timeout) s: \(why)")
+            throw TestFailure("Orca did not say \"\(ready)\" within \(timeout) s: \(why)")
         }
     }
 

@@ -41,14 +41,7 @@ public final class SelectorClient {
 
     /// Dispatches incoming messages until `condition` holds or `timeout` passes.
     @discardableResult
-    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() >= deadline { return false }
-            loop.run(seconds: 0.01)
-        }
-        return true
-    }
+    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool { loop.pump(timeout: timeout, until: condition) }
 
     /// Collects what arrives within `seconds`.
     public func settle(_ seconds: Double = 0.2) { loop.run(seconds: seconds) }

@@ -8,7 +8,7 @@ import SizeSelectorContract
 public func startSnapsized(_ arguments: [String], environment: [String: String], busAddress: String,
                            timeout: Double = 10, stderr: ChildProcess.Output = .file) throws -> ChildProcess {
     guard let executable = productPath("snapsized") else {
-        throw ChildProcessError.notReady("snapsized is not built in \(productsDirectory); run `swift build` first")
+        throw TestFailure("snapsized is not built in \(productsDirectory); run `swift build` first")
     }
     let daemon = try ChildProcess(executable, arguments, environment: environment, stderr: stderr)
     let probe = try Connection(address: busAddress)
@@ -18,7 +18,7 @@ public func startSnapsized(_ arguments: [String], environment: [String: String],
     guard owned, daemon.isRunning else {
         let log = daemon.stderr
         daemon.terminate()
-        throw ChildProcessError.notReady("snapsized did not take its name: \(log)")
+        throw TestFailure("snapsized did not take its name: \(log)")
     }
     return daemon
 }

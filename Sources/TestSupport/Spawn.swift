@@ -41,7 +41,7 @@ func spawnWithCleanSignals(_ executable: String, _ arguments: [String], environm
     let resolved = resolveExecutable(executable, path: environment["PATH"] ?? "/usr/bin:/bin")
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, resolved, &actions, &attributes, argv, envp)
-    guard rc == 0 else { throw ChildProcessError.spawnFailed(executable, rc) }
+    guard rc == 0 else { throw TestFailure("could not start \(executable)", errno: rc) }
     return pid
 }
 

@@ -17,9 +17,9 @@ struct Medium {
 /// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH]`
 struct Options {
     var json = false
-    /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with 7
-    /// the round-trip ratio of one run scattered from 1.03x to 1.14x around the 1.04x that 21 rounds
-    /// give; 9 on disk, where a round takes several times as long. `--rounds` sets both.
+    /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with
+    /// fewer one run's round-trip ratio scattered far around what many rounds give (docs/PERFORMANCE.md,
+    /// the method); 9 on disk, where a round takes several times as long. `--rounds` sets both.
     var rounds: Int?
     var tmpfs = true, disk = true
     /// The disk folder: /var/tmp (a disk, like ~/.local/state, and unlike /tmp on some systems).

@@ -121,7 +121,7 @@ final class RunningServer {
     // MARK: /proc
 
     /// Time on a CPU of every thread, in seconds: the first field of /proc/PID/task/TID/schedstat,
-    /// in nanoseconds (utime + stime from /proc/PID/stat count 10 ms ticks, too coarse for a round).
+    /// in nanoseconds (utime + stime from /proc/PID/stat count clock ticks, too coarse for a round).
     var cpuSeconds: Double {
         sumOverThreads("schedstat") { text in (text.split(separator: " ").first.flatMap { Double($0) } ?? 0) / 1e9 }
     }

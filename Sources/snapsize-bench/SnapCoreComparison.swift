@@ -5,7 +5,7 @@ import TestSupport
 /// compiled -O2 (Benchmarks/core/index-at.c), run alternately eleven times each after every server
 /// has stopped (C, Swift, C, ...); the ratio is the median of the eleven runs' Swift/C ratios, each
 /// against the C run just before it (on a shared machine one run can be twice as slow as the next:
-/// three pairs left the median to one such run, and seven still moved it by 0.15x). Both print a checksum of
+/// three pairs left the median to one such run, and seven still moved it visibly). Both print a checksum of
 /// their answers; a difference means the two are not the same mapping, and the row is dropped.
 struct SnapCoreComparison {
     private(set) var swiftNanoseconds = 0.0

@@ -3,7 +3,7 @@
 /// the machine was busy in moves both sides together and the ratio stays put.
 struct Summary {
     let rounds: [RoundResult]
-    /// "tmpfs" or "disk": the targets against sd-bus differ (README, Performance).
+    /// "tmpfs" or "disk": the targets against sd-bus differ (docs/PERFORMANCE.md).
     let medium: String
     let snapCore: SnapCoreComparison?
 
@@ -64,7 +64,7 @@ struct Summary {
             rows.append(accessibility(0.99, targets: []))
         }
         if rounds.contains(where: { !$0.toSpeech.isEmpty }) {
-            // Heard within 50 ms of the call: the announcement goes out with the value event.
+            // Heard at once (the target below): the announcement goes out with the value event.
             let perRound = rounds.filter { !$0.toSpeech.isEmpty }.map { Statistics.percentile($0.toSpeech, 0.5) }
             rows.append(Row(name: "call -> announcement or notification p50", unit: "us",
                             values: [.daemon: Statistics.median(perRound) * 1e6], ratios: [:],

@@ -3,7 +3,7 @@ import TestSupport
 
 // `make bench`: snapsized against a plain-C floor doing the same work, measured side by side, each on
 // a private bus of its own, in rounds of fresh processes; prints daemon, floor and their ratio per row
-// (see README).
+// (see docs/PERFORMANCE.md).
 
 let options: Options
 do {

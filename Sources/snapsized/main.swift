@@ -16,9 +16,9 @@ var handledLater = sigset_t()
 sigemptyset(&handledLater)
 for signo in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledLater, signo) }
 pthread_sigmask(SIG_BLOCK, &handledLater, nil)
-// glibc's mmap threshold, fixed at its default of 128 KiB. Left dynamic, it rises to the size of the
-// first big block freed (say a refused 10 MB message), after which blocks that big come from the heap
-// and stay resident when freed: RSS ended 10 MB higher for good. Fixed, such blocks are mmapped and
+// glibc's mmap threshold, fixed at its default (below). Left dynamic, it rises to the size of the
+// first big block freed (say a refused oversized message), after which blocks that big come from the heap
+// and stay resident when freed: RSS stayed that much higher for good. Fixed, such blocks are mmapped and
 // returned when freed. The daemon's own allocations are far smaller, so calls cost the same.
 _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
 

@@ -90,15 +90,12 @@ struct BacklogFaultTests {
     @Test("the session bus stopped during a burst of AT-SPI actions: every action answered, memory flat, the latest state announced once it wakes")
     func stoppedSessionDuringActions() throws {
         let desktop = try Desktop()
-        let listener = try Connection(address: desktop.bus.address)
-        let loop = EventLoop()
-        loop.add(listener)
-        var selected: [DBusValue] = []
-        listener.addMatch("type='signal',sender='\(selectorName)',member='PropertiesChanged'")
-        _ = listener.onSignal(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: selectorPath) { signal in
-            if let index = signal.arguments.dropFirst().first?.asStringDict?["SelectedIndex"] { selected.append(index) }
+        let selected = try SignalRecorder(address: desktop.bus.address,
+                                          rule: "type='signal',sender='\(selectorName)',member='PropertiesChanged'",
+                                          interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                          path: selectorPath, roundTripName: selectorName) { signal in
+            signal.arguments.dropFirst().first?.asStringDict?["SelectedIndex"]
         }
-        _ = try listener.nameHasOwner(selectorName)  // the match is in place after this round trip
         for number in 0..<100 { try desktop.slider("org.a11y.atspi.Action", "DoAction", [.int32(Int32(number % 2))]) }
         let idle = desktop.memory
         desktop.stopSessionBus()
@@ -110,10 +107,10 @@ struct BacklogFaultTests {
         let stuck = desktop.memory
         let final = try desktop.slider("org.freedesktop.DBus.Properties", "Get",
                                        [.string("org.a11y.atspi.Value"), .string("CurrentValue")]).first?.asVariant?.asDouble
-        selected.removeAll()
+        selected.clear()
         kill(desktop.bus.daemon.pid, SIGCONT)
-        #expect(pump(loop, timeout: 20) { selected.last?.asUInt32.map(Double.init) == final },
-                "the session listener's last SelectedIndex \(String(describing: selected.last)), the slider's \(String(describing: final))")
+        #expect(selected.pump(timeout: 20) { selected.values.last?.asUInt32.map(Double.init) == final },
+                "the session listener's last SelectedIndex \(String(describing: selected.values.last)), the slider's \(String(describing: final))")
         if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
             // Unbounded, the session queue grew by about 1 KiB per change.
             #expect(stuck.anonymous - idle.anonymous <= 1024,
@@ -121,7 +118,7 @@ struct BacklogFaultTests {
         }
         print("stopped session bus: \(actions) AT-SPI actions, Rss \(idle.rss) -> \(stuck.rss) KiB, Pss \(idle.pss) -> \(stuck.pss) KiB, "
               + "Pss_Anon \(idle.anonymous) -> \(stuck.anonymous) KiB; "
-              + "\(selected.count) SelectedIndex announcements once it woke")
+              + "\(selected.values.count) SelectedIndex announcements once it woke")
     }
 
     @Test("a session backlog, then a new client, with the session bus stopped: the accessible side answers, SIGTERM ends it within 3 s")

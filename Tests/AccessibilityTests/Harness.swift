@@ -154,13 +154,3 @@ extension Dictionary where Key == String, Value == Any {
     func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
     func strings(_ key: String) -> [String] { self[key] as? [String] ?? [] }
 }
-
-/// Runs `loop` (a client's, on the test's thread) until `condition` holds or `timeout` seconds pass.
-func pump(_ loop: EventLoop, timeout: Double, until condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() >= deadline { return false }
-        loop.run(seconds: 0.005)
-    }
-    return true
-}

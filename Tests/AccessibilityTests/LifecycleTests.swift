@@ -8,7 +8,7 @@ import TestSupport
 /// Registration over the life of the buses: registry restarts, a late accessibility bus, focus
 /// requests and announcements.
 @Suite("Accessible slider lifecycle", .serialized)
-struct LifecycleTests {
+struct SliderLifecycleTests {
     @Test("a restarted registry gets exactly one new Embed, and the application appears once")
     func registryRestart() throws {
         let fixture = try SliderFixture()

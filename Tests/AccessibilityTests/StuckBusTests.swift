@@ -95,19 +95,15 @@ struct StuckBusTests {
     @Test("a stuck accessibility bus through thousands of changes: memory stays flat, and once it wakes a listener gets the current value")
     func boundedQueue() throws {
         let desktop = try Desktop()
-        let listener = try Connection(address: desktop.stack.address)
-        let loop = EventLoop()
-        loop.add(listener)
-        var values: [Double] = []
-        listener.addMatch("type='signal',interface='org.a11y.atspi.Event.Object',member='PropertyChange'")
-        _ = listener.onSignal(interface: "org.a11y.atspi.Event.Object", member: "PropertyChange", path: sliderPath) { signal in
-            guard signal.arguments.first == .string("accessible-value"), signal.arguments.count > 3,
-                  let value = signal.arguments[3].asVariant?.asDouble else { return }
-            values.append(value)
+        let listener = try SignalRecorder(address: desktop.stack.address,
+                                          rule: "type='signal',interface='org.a11y.atspi.Event.Object',member='PropertyChange'",
+                                          interface: "org.a11y.atspi.Event.Object", member: "PropertyChange",
+                                          path: sliderPath, roundTripName: "org.a11y.atspi.Registry") { signal -> Double? in
+            guard signal.arguments.first == .string("accessible-value"), signal.arguments.count > 3 else { return nil }
+            return signal.arguments[3].asVariant?.asDouble
         }
-        _ = try listener.nameHasOwner("org.a11y.atspi.Registry")  // the match is in place after this round trip
         for number in 0..<200 { try desktop.call(number % 2 == 0 ? "Increment" : "Decrement") }
-        #expect(pump(loop, timeout: 10) { values.count >= 200 }, "\(values.count) value events before the stop")
+        #expect(listener.pump(timeout: 10) { listener.values.count >= 200 }, "\(listener.values.count) value events before the stop")
         let idle = try residentKiB(desktop.daemon.pid)
 
         desktop.stack.stopBus()
@@ -115,9 +111,9 @@ struct StuckBusTests {
         for number in 0..<changes { try desktop.call(number % 3 == 2 ? "Decrement" : "Increment") }
         let final = try desktop.call("SetIndex", [.uint32(1)])
         let stuck = try residentKiB(desktop.daemon.pid)
-        values.removeAll()
+        listener.clear()
         desktop.stack.resumeBus()
-        #expect(pump(loop, timeout: 20) { values.last == 1 }, "last value event \(values.last.map { "\($0)" } ?? "none")")
+        #expect(listener.pump(timeout: 20) { listener.values.last == 1 }, "last value event \(listener.values.last.map { "\($0)" } ?? "none")")
         if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
             // Short form: unbounded, the queue grew by about 0.3 KiB per change (1.7 MB here); bounded, ~60 KiB.
             let limit = stressing ? idle / 2 : 512
@@ -125,7 +121,7 @@ struct StuckBusTests {
         }
         #expect(final == [.uint32(1), .int32(40)])
         print("stuck accessibility bus: RSS \(idle) -> \(stuck) KiB through \(changes) changes; "
-              + "\(values.count) value events delivered after it woke, the last \(values.last.map { "\($0)" } ?? "none")")
+              + "\(listener.values.count) value events delivered after it woke, the last \(listener.values.last.map { "\($0)" } ?? "none")")
     }
 
     @Test("at-spi-bus-launcher restarted: the slider joins the new accessibility bus once")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The layering the README promises, checked on the sources themselves: C stays behind DBusKit,
+/// The layering docs/HACKING.md promises (the map of the package), checked on the sources themselves: C stays behind DBusKit,
 /// and SnapCore stays pure Swift.
 @Suite("Layering")
 struct LayeringTests {

@@ -218,7 +218,7 @@ struct ValidationTests {
 }
 
 @Suite("Values to sizes and index values")
-struct ValueTests {
+struct CoreValueTests {
     @Test("nearest allowed size; ties to the larger; ends clamp", arguments: [
         (57, 2), (50, 2), (49, 1), (30, 1), (29, 0), (-1000, 0), (20, 0), (100, 4), (1000, 4), (90, 4), (89, 3),
         (Int.max, 4), (Int.min, 0),

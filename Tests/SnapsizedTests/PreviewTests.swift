@@ -60,11 +60,7 @@ struct PreviewTests {
     @Test("the owner leaving the bus ends its preview, announced")
     func ownerExits() throws {
         let fixture = try DaemonFixture()
-        let watcher = try fixture.client()
-        watcher.listen()
-        let owner = try fixture.client()
-        _ = try owner.call("Preview", [.double(12)])
-        #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "the preview, then ChangedBy with the owner's process")
+        let (watcher, owner) = try fixture.watchedPreview()
         owner.close()
         #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last == [
@@ -79,10 +75,7 @@ struct PreviewTests {
     @Test("a preview whose owner goes silent ends at the timeout")
     func timeout() throws {
         let fixture = try DaemonFixture(["--preview-timeout", "0.4"])
-        let watcher = try fixture.client()
-        watcher.listen()
-        let owner = try fixture.client()
-        _ = try owner.call("Preview", [.double(12)])
+        let (watcher, owner) = try fixture.watchedPreview()
         #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
         #expect(try owner.property("Previewing") == .boolean(false))

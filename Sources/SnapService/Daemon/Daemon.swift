@@ -242,7 +242,7 @@ public enum Daemon {
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
         // Unowned, as everywhere on the serving path: a weak reference to the object would make every
-        // retain and release of it slow (make profile: +1.3k instructions per call).
+        // retain and release of it slow (make profile counts it in every call).
         state.onChange = { [unowned object, unowned loop] in
             _ = loop.schedule(after: 0) { [unowned object] in object.announce(.stateSaving) }
         }

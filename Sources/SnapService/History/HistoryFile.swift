@@ -34,8 +34,8 @@ public final class HistoryFile {
     public let path: String
     /// How many entries are appended before the file is rewritten as a snapshot.
     static let appendedRecords = 3 * History.capacity
-    /// Far above what a full snapshot and its appended records take (some 20 KiB in practice; a
-    /// command line is at most 4 KiB), and what load refuses beyond.
+    /// Far above what a full snapshot and its appended records take (a client's command line is
+    /// bounded too, `ClientDirectory`), and what load refuses beyond.
     static let maximumBytes = 512 * 1024
     static let header = Array("snapsize-history 2\n".utf8)
     private var fd: Int32 = -1

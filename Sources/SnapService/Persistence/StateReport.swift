@@ -19,7 +19,7 @@ public final class StateReport {
     func follow(_ store: StateStore) {
         saving = store.placeProblem().map(StateSaving.failing) ?? .saved
         // Unowned, not weak: a weak reference gives the object a side table, and every retain and
-        // release of it then takes the slow path (make profile: +1.3k instructions per call).
+        // release of it then takes the slow path (make profile counts it in every call).
         store.onProblemChange = { [unowned self] problem in self.set(problem.map(StateSaving.failing) ?? .saved) }
     }
 

@@ -1,4 +1,4 @@
-/// The state file's format: two slots, each at the start of its own 4 KiB block, each holding a
+/// The state file's format: two slots, each at the start of its own block (`blockSize`), each holding a
 /// sequence number, the committed size, a checksum of both and the format version.
 ///
 /// A commit writes only the older slot and flushes it (one `pwrite` + `fdatasync`, no rename, no

@@ -223,7 +223,7 @@ public final class SizeSelectorObject {
         // A change's kind is in the same PropertiesChanged (when it differs from the last), so a
         // watcher tells an undo from a step. Only the kind: a few values, so the message is one of
         // the few the templates keep (the whole entry, with its time, would make each one new and
-        // cost ~180k instructions per call to build); GetHistory has the rest.
+        // cost more to build than the rest of the call); GetHistory has the rest.
         case .lastChange: Announcement(recorded: true)
         case .stoppedAtEnd, .previewTouched: Announcement()
         }

@@ -17,7 +17,7 @@ struct AccessibilityFaultTests {
         let a11y = try Connection(address: fixture.stack.address)
         let app = try applicationName(a11y)
         var model = try Selection(committed: 2)
-        var random = SystemRandomNumberGenerator()
+        var random = SeededRandom.replayable("a11y fuzz")
         let paths = [Self.root, Self.slider, ObjectPath(rawValue: "/org/a11y/atspi/cache")!,
                      ObjectPath(rawValue: "/org/a11y/atspi/accessible/nope")!, ObjectPath(rawValue: "/")!]
         let interfaces = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Value", "org.a11y.atspi.Action",
@@ -61,18 +61,18 @@ struct AccessibilityFaultTests {
             } catch {
                 refused += 1
                 #expect(![ErrorName.noReply, .timeout, .disconnected, .serviceUnknown].contains(error.name),
-                        "call \(number) \(interface).\(member)\(arguments) on \(path.rawValue): \(error)")
+                        "call \(number) \(interface).\(member)\(arguments) on \(path.rawValue): \(error) (seed \(random.seed))")
             }
             if fixture.daemon?.isRunning != true {
-                Issue.record("the daemon died at call \(number): \(fixture.daemon?.stderr ?? "")")
+                Issue.record("the daemon died at call \(number) (seed \(random.seed)): \(fixture.daemon?.stderr ?? "")")
                 break
             }
         }
-        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(UInt32(model.committed)))
+        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(UInt32(model.committed)), "seed \(random.seed)")
         let current = try a11y.call(destination: app, path: Self.slider, interface: "org.freedesktop.DBus.Properties",
                                     member: "Get", arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue")])
-        #expect(current.first?.asVariant == .double(Double(model.shown)))
-        #expect(answered > 0 && refused > 0 && valueWrites > 0)
+        #expect(current.first?.asVariant == .double(Double(model.shown)), "seed \(random.seed)")
+        #expect(answered > 0 && refused > 0 && valueWrites > 0, "seed \(random.seed)")
         print("a11y fuzz: \(calls) calls: \(answered) answered normally, \(refused) refused with a named error")
     }
 
@@ -98,14 +98,14 @@ struct AccessibilityFaultTests {
         // A real client process holding a preview: a slow drag that would take an hour.
         let ctl = try #require(productPath("snapsizectl"))
         let drag = try ChildProcess(ctl, ["drag", "12", "324", "--release", "324", "--interval", "3600"], environment: fixture.bus.environment)
-        let opened = pump(loop, timeout: 5) { previewing.contains { $0.1 } && !valueEvents.isEmpty }
+        let opened = loop.pump(timeout: 5) { previewing.contains { $0.1 } && !valueEvents.isEmpty }
         #expect(opened, "the drag did not open a preview: \(drag.stderr)")
         let eventsBefore = valueEvents.count
         let killed = Date()
         kill(drag.pid, SIGKILL)
         _ = drag.wait()
         // How soon is make bench's business; here: both sides hear of it.
-        #expect(pump(loop, timeout: 10) { previewing.last?.1 == false && valueEvents.count > eventsBefore })
+        #expect(loop.pump(timeout: 10) { previewing.last?.1 == false && valueEvents.count > eventsBefore })
         let reverted = previewing.last.map { $0.0.timeIntervalSince(killed) } ?? .infinity
         let event = valueEvents.last.map { $0.timeIntervalSince(killed) } ?? .infinity
         #expect(try fixture.client.selectorProperty("ShownIndex") == .uint32(2))

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Start-up, persistence, stopping, activation: the daemon as the session runs it.
 @Suite("Daemon life cycle")
-struct LifecycleTests {
+struct DaemonLifecycleTests {
     @Test("a restart restores the committed size, saved 0600 before the reply")
     func restart() throws {
         let fixture = try DaemonFixture()
@@ -135,14 +135,11 @@ struct LifecycleTests {
     @Test("SIGTERM ends a preview, exits 0")
     func sigterm() throws {
         let fixture = try DaemonFixture()
-        let watcher = try fixture.client()
-        watcher.listen()
-        let owner = try fixture.client()
-        _ = try owner.call("Preview", [.double(12)])
-        #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "the preview, then ChangedBy with the owner's process")
+        let (watcher, owner) = try fixture.watchedPreview()
         #expect(fixture.stop() == 0)
         #expect(watcher.pump { watcher.propertiesChanged.count == 3 })
         #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
+        withExtendedLifetime(owner) {}  // connected until the daemon has ended its preview
     }
 
     @Test("the session bus going away ends the daemon at once with a non-zero status")

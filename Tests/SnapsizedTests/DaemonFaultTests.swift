@@ -8,7 +8,7 @@ import TestSupport
 
 /// Crashes, bus loss and load, against the real daemon on a private bus.
 @Suite("Reliability: faults and load", .serialized)
-struct FaultTests {
+struct DaemonFaultTests {
     @Test("kill -9 during a burst of commits: the restored size is the last acknowledged one (or the one in flight)")
     func crashSafety() throws {
         let sizes: [Int32] = [20, 40, 60, 80, 100]
