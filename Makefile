@@ -16,6 +16,9 @@ TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi
 # Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
 TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
+# `snapsizectl keys` and its tests (KeysTests): GNOME's keybinding schemas, whose defaults the suggested
+# keys must not collide with; installed without recommends (which would bring GNOME itself).
+KEYS_TEST_DEPS := gsettings-desktop-schemas gnome-settings-daemon-common mutter-common gnome-shell-common
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
@@ -204,6 +207,7 @@ bench-deps:
 deps:
 	@$(call install-missing,$(DEPS),)
 	@$(call install-missing,$(TOOL_DEPS),--no-install-recommends)
+	@$(call install-missing,$(KEYS_TEST_DEPS),--no-install-recommends)
 
 # $(1): packages; $(2): extra apt-get options.
 define install-missing
