@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
         .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "SnapTexts", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
         .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),
