@@ -187,4 +187,31 @@ struct KeysTests {
         let plain = try settings.ctl(["--key", "inc=z"])
         #expect(plain.status == 64, "\(plain)")
     }
+
+    @Test("GUIDE.md's recipes are what keys prints: the keys, the KDE Plasma spelling, the bindsym lines")
+    func guideAgrees() throws {
+        let guidePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("GUIDE.md").path
+        let guide = try String(contentsOfFile: guidePath, encoding: .utf8)
+        let settings = try Settings()
+        let snapsizectl = try #require(productPath("snapsizectl"))
+        let resolved = URL(fileURLWithPath: snapsizectl).resolvingSymlinksInPath().path
+        let shown = try settings.ctl([]).stdout.replacingOccurrences(of: resolved, with: "snapsizectl")
+        #expect(guide.contains("snapsizectl keys --apply"))
+        let bindsym = shown.split(separator: "\n").filter { $0.hasPrefix("  bindsym ") }
+        let kde = shown.split(separator: "\n").filter { $0.hasPrefix("  Meta+") }
+        #expect(bindsym.count == 4 && kde.count == 4, "\(shown)")
+        for line in bindsym { #expect(guide.contains("    " + line.dropFirst(2) + "\n"), "GUIDE.md lacks \(line)") }
+        // The same pairs, whatever the columns' padding.
+        let guideLines = guide.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        for line in kde { #expect(guideLines.contains(line.split(separator: " ").joined(separator: " ")), "GUIDE.md lacks \(line)") }
+        let json = try Self.keys(try settings.ctl(["--json"]).stdout)
+        let spoken = ["<Super><Alt>Page_Up": "Super+Alt+Page Up", "<Super><Alt>Page_Down": "Super+Alt+Page Down",
+                      "<Super><Alt>z": "Super+Alt+Z", "<Super><Alt>f": "Super+Alt+F"]
+        for key in json {
+            let name = try #require(spoken[key["key"] as? String ?? ""], "a suggestion GUIDE.md does not list: \(key)")
+            #expect(guideLines.contains { $0.hasPrefix(name + " snapsizectl \(key["action"] as? String ?? "")") }, "GUIDE.md lacks \(name)")
+        }
+        #expect(guideLines.contains("Super+Alt+P snapsize-panel the panel (when it is installed)"))
+    }
 }
