@@ -48,8 +48,8 @@ test: package-deps locales
 	scripts/check-install.sh
 	@$(MAKE) --no-print-directory profile-check
 
-# The Orca scenarios with Orca 48 (Debian 13) from a chroot built once under /var/tmp (needs root;
-# not part of `make test`): scripts/test-orca48.sh.
+# The Orca scenarios with Orca 48 (Debian 13), and KeysTests' check of GNOME 48's default keys, from a
+# chroot built once under /var/tmp (needs root; not part of `make test`): scripts/test-orca48.sh.
 test-orca48: deps
 	SWIFT=$(SWIFT) scripts/test-orca48.sh
 

@@ -17,10 +17,17 @@ struct KeysTests {
         let folder: String
         let environment: [String: String]
 
-        init(path: String = "/usr/bin:/bin") throws {
+        /// `schemas`: another system's compiled schemas (a Debian 13 root's), read instead of this machine's.
+        init(path: String = "/usr/bin:/bin", schemas: String? = nil) throws {
             folder = try makeTemporaryDirectory()
-            environment = ["PATH": path, "HOME": folder, "XDG_CONFIG_HOME": folder, "GSETTINGS_BACKEND": "keyfile",
-                           "LANG": "C.UTF-8"]
+            var environment = ["PATH": path, "HOME": folder, "XDG_CONFIG_HOME": folder, "GSETTINGS_BACKEND": "keyfile",
+                               "LANG": "C.UTF-8"]
+            if let schemas {
+                // Only those: XDG_DATA_DIRS names a folder without schemas.
+                environment["GSETTINGS_SCHEMA_DIR"] = schemas
+                environment["XDG_DATA_DIRS"] = folder
+            }
+            self.environment = environment
         }
 
         deinit { try? FileManager.default.removeItem(atPath: folder) }
@@ -80,9 +87,13 @@ struct KeysTests {
         return modifiers.sorted().joined(separator: "+") + "+" + key
     }
 
-    @Test("the suggested keys collide with no default of GNOME's keybinding schemas installed here")
+    /// This machine's schemas (Debian 12 here), or those of SNAPSIZE_DESKTOP_ROOT (`make test-orca48`'s
+    /// Debian 13 chroot, or any root where the four packages are unpacked and glib-compile-schemas ran).
+    static var schemaFolder: String? { DesktopRoot.path.map { $0 + "/usr/share/glib-2.0/schemas" } }
+
+    @Test("the suggested keys collide with no default of GNOME's keybinding schemas installed here (or in SNAPSIZE_DESKTOP_ROOT)")
     func schemasCheck() throws {
-        let settings = try Settings()
+        let settings = try Settings(schemas: Self.schemaFolder)
         let installed = Set(try settings.gsettings("list-schemas").split(separator: "\n").map(String.init))
         let absent = Self.keybindingSchemas.filter { !installed.contains($0) }
         #expect(absent.isEmpty, "schemas missing (install KEYS_TEST_DEPS: make deps): \(absent)")
