@@ -47,7 +47,7 @@ struct DoctorCommand: Command {
     }
 
     /// A failed step: what went wrong and what to do.
-    struct StepFailure: Error, Equatable {
+    struct StepFailure: Error {
         let detail: String
         let fix: String
     }
