@@ -225,4 +225,17 @@ struct KeysTests {
         }
         #expect(guideLines.contains("Super+Alt+P snapsize-panel the panel (when it is installed)"))
     }
+
+    @Test("the commands --apply writes run as a desktop runs them (sh -c): the inc key's command commits the next size")
+    func commandsRun() throws {
+        let fixture = try DaemonFixture()
+        let settings = try Settings()
+        #expect(try settings.ctl(["--apply"]).status == 0)
+        let schema = "org.gnome.settings-daemon.plugins.media-keys.custom-keybinding:" + settings.customPath("snapsize-inc")
+        let quoted = try settings.gsettings("get", schema, "command").trimmingCharacters(in: .whitespacesAndNewlines)
+        let command = String(quoted.dropFirst().dropLast())
+        let pressed = try run("/bin/sh", ["-c", command], environment: fixture.environment)
+        #expect(pressed.status == 0 && pressed.stdout == "80\n", "\(command): \(pressed)")
+        #expect(try fixture.ctl(["get"]).out == "80\n")
+    }
 }

@@ -33,7 +33,8 @@ struct Accelerator: Hashable, Sendable {
             if parts.count >= 2, parts.last == "", parts[parts.count - 2] == "" { parts = parts.dropLast(2) + ["plus"] }
             guard let last = parts.popLast() else { return nil }
             for part in parts {
-                guard let modifier = Self.modifier(named: part), let modifier else { return nil }
+                // KDE (and the person) call the Super key Meta; in GTK's brackets <Meta> is another modifier.
+                guard let modifier = part.lowercased() == "meta" ? .superKey : Self.modifier(named: part), let modifier else { return nil }
                 modifiers.insert(modifier)
             }
             rest = last
