@@ -236,6 +236,10 @@ struct KeysTests {
         let command = String(quoted.dropFirst().dropLast())
         let pressed = try run("/bin/sh", ["-c", command], environment: fixture.environment)
         #expect(pressed.status == 0 && pressed.stdout == "80\n", "\(command): \(pressed)")
+        // Another desktop: written all the same, and said.
+        let kde = try settings.ctl(["--apply"], environment: ["XDG_CURRENT_DESKTOP": "KDE"])
+        #expect(kde.status == 0 && kde.stderr.hasPrefix("note: this session's desktop is KDE, not GNOME"), "\(kde)")
+        #expect(try settings.ctl(["--apply"], environment: ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]).stderr == "")
         #expect(try fixture.ctl(["get"]).out == "80\n")
     }
 }

@@ -93,6 +93,11 @@ struct KeysCommand: Command {
             }
             let written: [KeyPlan.Item]
             do { written = try plan.apply(settings, gnome) } catch { throw CommandFailure(.unavailable, error.reason) }
+            // Written all the same (the person may log in to GNOME later), but said.
+            if let desktop = context.environment["XDG_CURRENT_DESKTOP"], !desktop.isEmpty, !desktop.lowercased().contains("gnome") {
+                context.console.errorLine(tr("note: this session's desktop is %s, not GNOME: these shortcuts work in GNOME sessions; "
+                                             + "'snapsizectl keys' shows how to add keys here", GnomeKeys.safe(desktop)))
+            }
             for item in plan.items {
                 let done = written.contains { $0.action.name == item.action.name }
                 // TRANSLATORS: after keys --apply, one line per key: "added: Super+Alt+Page Up runs snapsizectl inc".
