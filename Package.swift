@@ -47,7 +47,10 @@ let package = Package(
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls", "CArguments"], swiftSettings: [uncheckedExclusivityInRelease]),
+        // The process's own argv, kept by a constructor that glibc calls with it (CommandLine.arguments
+        // reads /proc on Linux, which a chroot or a bare container may not have).
+        .target(name: "CArguments"),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"], swiftSettings: [uncheckedExclusivityInRelease]),
@@ -107,7 +110,7 @@ let package = Package(
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
         .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "SnapTexts", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
         .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),

@@ -86,8 +86,14 @@ for page in "$work"/root/usr/share/man/man1/*.1.gz; do
 done
 # The user guide says how to bind the commands to keys on GNOME, KDE Plasma and a window manager.
 guide=$(zcat "$work/root/usr/share/doc/snapsize/GUIDE.md.gz")
-for needle in "Custom Shortcuts" "gsettings" "KDE Plasma" "bindsym" "snapsizectl inc" "snapsizectl dec" "snapsizectl focus"; do
+for needle in "Custom Shortcuts" "snapsizectl keys --apply" "KDE Plasma" "bindsym" "snapsizectl inc" "snapsizectl dec" \
+              "snapsizectl undo" "snapsizectl focus"; do
     case $guide in *"$needle"*) ;; *) fail "the user guide does not mention $needle" ;; esac
+done
+# The man pages point to it where the package installs it.
+for page in "$work"/root/usr/share/man/man1/*.1.gz; do
+    LC_ALL=C.UTF-8 MANWIDTH=200 man -E UTF-8 -l "$page" 2>/dev/null | grep -q "/usr/share/doc/snapsize/GUIDE.md.gz" \
+        || fail "$(basename "$page") does not name /usr/share/doc/snapsize/GUIDE.md.gz"
 done
 
 # bash-completion's loader, looking in the unpacked share/ as it looks in /usr/share.

@@ -8,6 +8,10 @@ root=${1:-${ORCA48_ROOT:-/var/tmp/snapsize-trixie}}
 marker="$root/.snapsize-ready"
 mirror=${ORCA48_MIRROR:-http://deb.debian.org/debian}
 packages=orca,at-spi2-core,python3-pyatspi,gir1.2-gtk-3.0,python3-gi,xvfb,dbus,dbus-x11,x11-utils
+# GNOME's keybinding schemas (the Makefile's KEYS_TEST_DEPS): KeysTests checks the suggested keys against
+# Debian 13's defaults too.
+keys_packages=gsettings-desktop-schemas,gnome-settings-daemon-common,mutter-common,gnome-shell-common
+packages=$packages,$keys_packages
 
 if [ -e "$marker" ]; then echo "orca48 chroot: $root (ready)"; exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then echo "orca48 chroot: building it needs root" >&2; exit 1; fi

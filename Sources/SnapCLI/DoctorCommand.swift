@@ -18,10 +18,11 @@ struct DoctorCommand: Command {
         That is what Orca will see. Exit 0 when all pass, 69 when one fails. With --json one object:
           {"ok":false,"failed":"accessibility bus","checks":[{"step":"session bus","status":"ok","detail":"..."},...]}
         """) + "\n" + tr("""
-        Once snapsized passes, lines under it say why its config file was not used, if it was not, and
-        where the committed size is saved, or why it is not. In --json its check has them as
-        configProblems, stateFile (null when nothing is saved) and stateSaving (saved, off, no-home or
-        failing).
+        Once snapsized passes, two more checks follow whatever the others found: 7. config, whether its
+        config file was used (if not: the file, the line, why, and what to do), and 8. saving, where
+        the committed size is saved, or why it is not (a failure when it cannot be). In --json the
+        snapsized check also has them as configProblems, stateFile (null when nothing is saved) and
+        stateSaving (saved, off, no-home or failing).
         """)
     static let arguments: [ArgumentSpec] = [CommonArguments.json, CommonArguments.timeout]
 
@@ -41,9 +42,7 @@ struct DoctorCommand: Command {
         var status = Status.skip
         var detail = ""
         var fix = ""
-        /// What the person should know although the step passed: the config file's problems, where
-        /// the size is saved; in their language, and as `--json` has it.
-        var notes: [String] = []
+        /// What `--json` adds to the snapsized check: the config file's problems, where the size is saved.
         var machineNotes: [(String, JSON)] = []
     }
 
@@ -63,21 +62,23 @@ struct DoctorCommand: Command {
         ("slider", tr("slider"), tr("slider with role, name and value")),
     ]
 
+    /// What snapsized reports about itself, checked once it answers, whatever the accessibility steps found.
+    static let reports: [(step: String, name: String, title: String)] = [
+        ("config", tr("config"), tr("config file")),
+        ("saving", tr("saving"), tr("where the committed size is saved")),
+    ]
+
     func run(_ context: CommandContext) throws(CommandFailure) {
-        var checks = Self.steps.map { Check(step: $0.step, name: $0.name, title: $0.title) }
+        var checks = (Self.steps + Self.reports).map { Check(step: $0.step, name: $0.name, title: $0.title) }
         let probe = DoctorProbe(environment: context.environment, timeout: daemon.timeoutMilliseconds)
         let actions: [() throws(StepFailure) -> String] = [
             probe.sessionBus, probe.daemon, probe.accessibilityBus, probe.registry, probe.application, probe.slider,
         ]
-        var failed: Check?
         for (index, action) in actions.enumerated() {
             do {
                 checks[index].detail = try action()
                 checks[index].status = .ok
-                // A daemon that runs without the settings its config file asked for still passes,
-                // but the person is told why (its ConfigProblems).
                 if checks[index].step == "snapsized", let state = probe.state {
-                    checks[index].notes = state.configProblems.map { tr("config file: %s", $0) } + [Self.saving(state)]
                     checks[index].machineNotes = [("configProblems", .array(state.configProblems.map { .string($0) }))]
                         + StatusCommand.saving(state)
                 }
@@ -85,10 +86,25 @@ struct DoctorCommand: Command {
                 checks[index].status = .fail
                 checks[index].detail = error.detail
                 checks[index].fix = error.fix
-                failed = checks[index]
                 break
             }
         }
+        if let state = probe.state {
+            let reports = [Self.config(state), Self.savingCheck(state)]
+            for (offset, result) in reports.enumerated() {
+                let index = actions.count + offset
+                switch result {
+                case .success(let detail):
+                    checks[index].status = .ok
+                    checks[index].detail = detail
+                case .failure(let failure):
+                    checks[index].status = .fail
+                    checks[index].detail = failure.detail
+                    checks[index].fix = failure.fix
+                }
+            }
+        }
+        let failed = checks.first { $0.status == .fail }
         let console = context.console
         if json {
             console.line(JSON.object([
@@ -107,7 +123,6 @@ struct DoctorCommand: Command {
                 // TRANSLATORS: a doctor check and what it found, e.g. "session bus reachable: unix:path=/run/user/1000/bus".
                 console.line("\(mark) " + (check.detail.isEmpty ? check.title : tr("%s: %s", check.title, check.detail)))
                 if !check.fix.isEmpty { console.line("       " + tr("to fix: %s", check.fix)) }
-                for note in check.notes { console.line("       " + note) }
             }
         }
         if let failed {
@@ -117,6 +132,29 @@ struct DoctorCommand: Command {
 }
 
 extension DoctorCommand {
+    /// The config file: used (or none), or the daemon's reasons for not using it (each names the file
+    /// and the line, in the daemon's language) and what to do.
+    static func config(_ state: SelectorState) -> Result<String, StepFailure> {
+        guard !state.configProblems.isEmpty else { return .success(tr("no problem reported")) }
+        return .failure(StepFailure(detail: state.configProblems.joined(separator: "; "),
+                                    fix: tr("correct or remove that line, then apply the file: systemctl --user reload snapsized "
+                                            + "(or restart snapsized); 'man snapsized' lists the keys")))
+    }
+
+    /// Where the size is saved: a failure when it should be saved and cannot be.
+    static func savingCheck(_ state: SelectorState) -> Result<String, StepFailure> {
+        switch StateSaving(wire: state.stateSaving) {
+        case .noHome?:
+            return .failure(StepFailure(detail: saving(state),
+                                        fix: tr("give the session a home folder (HOME or XDG_STATE_HOME), or choose a file: state-file in the config file")))
+        case .failing?:
+            return .failure(StepFailure(detail: saving(state),
+                                        fix: tr("make that folder writable (or free space on its disk); the next change is saved, or choose another file: state-file in the config file")))
+        default:
+            return .success(saving(state))
+        }
+    }
+
     /// Where the committed size is saved, or why it is not, for the person.
     static func saving(_ state: SelectorState) -> String {
         switch StateSaving(wire: state.stateSaving) {

@@ -30,12 +30,16 @@ enum Installation: Equatable {
     /// This program's installation, from /proc/self/exe and the package's copyright file, which only
     /// the Debian package installs (`make install` does not; dpkg's own database is not for programs to read).
     static func current() -> Installation {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                                   : "/usr/bin/snapsizectl"
+        let executable = executablePath() ?? "/usr/bin/snapsizectl"
         return detect(executable: executable, packaged: access("/usr/share/doc/snapsize/copyright", F_OK) == 0,
                       daemonBeside: access(folder(of: executable) + "/snapsized", X_OK) == 0)
+    }
+
+    /// This program's path, from /proc/self/exe; nil without /proc.
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     private static func folder(of executable: String) -> String {

@@ -10,7 +10,7 @@ public enum Tool {
     public static var commands: [any Command.Type] { [
         GetCommand.self, StatusCommand.self, SetCommand.self, IncCommand.self, DecCommand.self,
         DragCommand.self, AdjustCommand.self, WatchCommand.self, ShowCommand.self, FocusCommand.self,
-        DoctorCommand.self, SnapCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
+        DoctorCommand.self, SnapCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, KeysCommand.self,
     ] }
 
     /// Runs `snapsizectl` with `arguments` (without the program name) and returns the exit status.

@@ -4,14 +4,19 @@ import SnapTexts
 
 /// The man page of a program, in the man(7) macros, generated from its ToolDocument.
 public enum ManPage {
-    public static func render(_ tool: ToolDocument, date: String) -> String {
+    /// `guide` is where the user guide is installed (`make install` passes its PREFIX's).
+    public static func render(_ tool: ToolDocument, date: String, guide: String = defaultGuide) -> String {
         var page = Roff()
         page.macro("TH", tool.name.uppercased(), "1", date, "snapsize \(tool.version)", "User Commands")
         // Ragged right, since help text carries long unbreakable words (JSON examples, error names) that
-        // a justified line cannot absorb without a formatter warning; no hyphenation, so that names such
-        // as org.snapsize.SizeSelector1 stay whole.
+        // a justified line cannot absorb without a formatter warning ("cannot adjust line"); no
+        // hyphenation, so that names such as org.snapsize.SizeSelector1 stay whole. groff 1.23's man
+        // macros restore adjustment and hyphenation at every paragraph from the AD string and the HY
+        // register (which .TH clears), so those say it too; groff 1.22 keeps the requests.
         page.text(".ad l", escaped: false)
+        page.text(".ds AD l", escaped: false)
         page.text(".nh", escaped: false)
+        page.text(".nr HY 0", escaped: false)
         page.macro("SH", "NAME")
         page.text("\(tool.name) \\- \(tool.tagline)", escaped: false)
         page.macro("SH", "SYNOPSIS")
@@ -68,6 +73,12 @@ public enum ManPage {
             let parts = entry.split(separator: "(")
             return "\\fB\(Roff.escape(String(parts[0])))\\fR(" + parts.dropFirst().joined(separator: "(")
         }.joined(separator: ", "), escaped: false)
+        page.macro("PP")
+        // A path may break after any slash (\:), so a long PREFIX still fits the line.
+        let path = "\\fI" + Roff.escape(guide).split(separator: "/", omittingEmptySubsequences: false).joined(separator: "/\\:") + "\\fR"
+        // TRANSLATORS: the last paragraph of the man pages; %s is the guide's path, e.g. /usr/share/doc/snapsize/GUIDE.md.gz.
+        page.text(Roff.escape(tr("The user guide, with first steps, keys and languages: %s (read it with zless).", "\u{1}"))
+            .replacingOccurrences(of: "\u{1}", with: path), escaped: false)
         return page.text
     }
 }

@@ -218,6 +218,10 @@ public enum DaemonArguments {
             let key = trimmed[..<equals].trimmingWhitespace()
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
             guard let option = DaemonOption.all.first(where: { $0.name == key }), option.key != .config else {
+                let known = DaemonOption.all.filter { $0.key != .config }.map(\.name)
+                if let close = suggestion(for: String(key), among: known) {
+                    throw InvalidValue(tr("%s:%d: unknown key '%s' (did you mean '%s'?)", path, number + 1, key, close))
+                }
                 throw InvalidValue(tr("%s:%d: unknown key '%s'", path, number + 1, key))
             }
             if option.valueName == nil {

@@ -22,4 +22,4 @@ pthread_sigmask(SIG_BLOCK, &handledLater, nil)
 // returned when freed. The daemon's own allocations are far smaller, so calls cost the same.
 _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
 
-exit(Daemon.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: processEnvironment()))
+exit(Daemon.main(arguments: processArguments(), environment: processEnvironment()))

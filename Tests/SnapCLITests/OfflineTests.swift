@@ -2,6 +2,7 @@ import Testing
 import DBusKit
 @_spi(Testing) import SizeSelectorContract
 @testable import SnapCLI
+import SnapTexts
 
 /// A client that answers from memory, to test commands without a bus.
 final class FakeClient: SizeSelectorClient {

@@ -90,4 +90,33 @@ struct ManPageTests {
         #expect(Roff.escape("'quoted'") == "\\&'quoted'")
         #expect(Roff.breakable("{\"a\":1,\"b\":2}, c") == "{\"a\":1,\\:\"b\":2}, c")
     }
+
+    @Test("SEE ALSO names the installed guide (a long PREFIX's too, broken after a slash); groff -ww at 80 columns warns of nothing; adjustment and hyphenation stay off for groff 1.23")
+    func guideAndGroff() throws {
+        let long = "/home/a-rather-long-user-name/.local/share/doc/snapsize/GUIDE.md.gz"
+        for tool in ToolDocument.all {
+            for guide in [ManPage.defaultGuide, long] {
+                let page = ManPage.render(tool, date: "2026-12-01", guide: guide)
+                for width in [60, 80] {
+                    let (text, warnings) = try render(page, width: width)
+                    #expect(warnings == "", "\(tool.name) at \(width): \(warnings)")
+                    let seeAlso = try #require(text.range(of: "\nSEE ALSO\n"), "\(tool.name): no SEE ALSO")
+                    let words = text[seeAlso.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).joined()
+                    #expect(words.contains(guide.split(separator: " ").joined()), "\(tool.name) at \(width): \(text[seeAlso.upperBound...])")
+                }
+                // groff itself (preconv for UTF-8: -k), every warning on, the page 80 columns wide (as MANWIDTH=80 makes it).
+                let directory = try makeTemporaryDirectory()
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                try page.write(toFile: directory + "/page.1", atomically: true, encoding: .utf8)
+                let groff = try run("/usr/bin/groff", ["-k", "-ww", "-man", "-Tutf8", "-rLL=80n", directory + "/page.1"],
+                                    environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+                #expect(groff.status == 0 && groff.stderr == "", "\(tool.name): \(groff.stderr)")
+            }
+            // groff 1.23's man macros restore the adjustment (AD) and hyphenation (HY) at every paragraph,
+            // from what the page sets after .TH (which clears them).
+            let lines = ManPage.render(tool, date: "2026-12-01").split(separator: "\n")
+            let title = try #require(lines.firstIndex { $0.hasPrefix(".TH ") })
+            #expect(lines[(title + 1)...].prefix(4).sorted() == [".ad l", ".ds AD l", ".nh", ".nr HY 0"], "\(lines.prefix(6))")
+        }
+    }
 }

@@ -91,6 +91,7 @@ struct DaemonSettingsTests {
         ("\ncolour = red", "config:2: unknown key 'colour'"),
         ("no-state = perhaps", "config:1: no-state must be true or false"),
         ("config = /elsewhere", "config:1: unknown key 'config'"),
+        ("lable = Brush size", "config:1: unknown key 'lable' (did you mean 'label'?)"),
         ("track-width = wide", "--track-width: 'wide' is not a finite number"),
         ("label =", "--label: the label must not be empty"),
     ])

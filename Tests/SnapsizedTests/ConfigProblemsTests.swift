@@ -14,7 +14,7 @@ struct ConfigProblemsTests {
         try fixture.writeConfig("sizes = 10, 20, 30\nsizez = 1\n")
         try fixture.start()
         let client = try fixture.client()
-        let unused = "\(fixture.configFile):2: unknown key 'sizez'; the file was not used: the built-in settings and the options apply"
+        let unused = "\(fixture.configFile):2: unknown key 'sizez' (did you mean 'sizes'?); the file was not used: the built-in settings and the options apply"
         #expect(try client.property("ConfigProblems") == DBusValue.stringArray([unused]))
         #expect(try client.property("Sizes") == .array(elementSignature: "i", [20, 40, 60, 80, 100].map { .int32($0) }))
         let status = try fixture.tool(try #require(productPath("snapsizectl")), ["status"])

@@ -12,7 +12,7 @@ extension DaemonTests {
             var steps: [String: String] = [:]
             for check in checks { steps[check["step"] as? String ?? "?"] = check["status"] as? String }
             #expect(checks.map { $0["step"] as? String ?? "" }
-                    == ["session bus", "snapsized", "accessibility bus", "registry", "application", "slider"])
+                    == ["session bus", "snapsized", "accessibility bus", "registry", "application", "slider", "config", "saving"])
             #expect(object["ok"] as? Bool == (object["failed"] is NSNull))
             return (object["failed"] as? String, steps)
         }
@@ -47,20 +47,35 @@ extension DaemonTests {
             #expect(failed == "snapsized")
         }
 
-        @Test("a config file the daemon could not use: the snapsized step passes and says why, in text and JSON")
+        @Test("a config file the daemon could not use is a failed check: file, line, reason, what to do; exit 69, in text and JSON")
         func configProblems() throws {
             let fixture = try DaemonFixture(startDaemon: false)
-            try fixture.writeConfig("sizez = 1\n")
+            try fixture.writeConfig("# mine\nlable = Brush size\n")
             try fixture.start()
-            let problem = "\(fixture.configFile):1: unknown key 'sizez'; the file was not used: the built-in settings and the options apply"
+            let problem = "\(fixture.configFile):2: unknown key 'lable' (did you mean 'label'?); the file was not used: "
+                + "the built-in settings and the options apply"
             let result = try fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": nil])
+            #expect(result.status == 69, "\(result)")
             let lines = result.out.split(separator: "\n").map(String.init)
             #expect(lines.count > 2 && lines[1].hasPrefix("[ok]   snapsized owns"), "\(result.out)")
-            #expect(lines.count > 2 && lines[2] == "       config file: \(problem)", "\(result.out)")
+            let config = try #require(lines.firstIndex { $0.hasPrefix("[FAIL] config file: ") }, "\(result.out)")
+            #expect(lines[config] == "[FAIL] config file: \(problem)", "\(result.out)")
+            #expect(lines.count > config + 1 && lines[config + 1].hasPrefix("       to fix: correct or remove that line, then apply the file: "
+                + "systemctl --user reload snapsized"), "\(result.out)")
+            #expect(result.out.contains("[ok]   where the committed size is saved: the size is saved in "), "\(result.out)")
             let json = try parseJSONObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": nil]).out)
             let checks = try #require(json["checks"] as? [[String: Any]])
             #expect(checks[1]["configProblems"] as? [String] == [problem], "\(checks[1])")
             #expect(checks[0]["configProblems"] == nil)
+            let report = try #require(checks.first { $0["step"] as? String == "config" })
+            #expect(report["status"] as? String == "fail" && report["detail"] as? String == problem, "\(report)")
+            #expect((report["fix"] as? String)?.contains("systemctl --user reload snapsized") == true, "\(report)")
+            // The file corrected and reloaded: the check passes.
+            try fixture.writeConfig("# mine\nlabel = Brush size\n")
+            #expect(kill(fixture.daemon!.pid, SIGHUP) == 0)
+            #expect(waitUntil(timeout: 10) {
+                (try? fixture.ctl(["doctor"], environment: ["AT_SPI_BUS_ADDRESS": nil]))?.out.contains("[ok]   config file: ") == true
+            })
         }
 
         @Test("daemon activatable: doctor starts it and passes that step")
@@ -111,8 +126,8 @@ extension DaemonTests.Doctor {
         #expect(result.status == 0, "\(result.out)\(result.err)")
         #expect(result.err == "")
         let lines = result.out.split(separator: "\n").filter { !$0.hasPrefix("       ") }
-        #expect(lines.count == 6 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
-        #expect(result.out.contains("\n       the size is saved in \(fixture.stateFile)\n"), "\(result.out)")
+        #expect(lines.count == 8 && lines.allSatisfy { $0.hasPrefix("[ok]   ") }, "\(result.out)")
+        #expect(result.out.contains("\n[ok]   where the committed size is saved: the size is saved in \(fixture.stateFile)\n"), "\(result.out)")
         #expect(result.out.contains("[ok]   slider with role, name and value: 'Circle size', role slider, value 2 (60 points)"),
                 "\(result.out)")
         let json = try parseJSONObject(try fixture.ctl(["doctor", "--json"], environment: ["AT_SPI_BUS_ADDRESS": accessibility.bus.address]).out)

@@ -54,11 +54,34 @@ struct HistoryCommandTests {
             return (who?["pid"] as? Int ?? 0) > 0 && (who?["command"] as? String)?.hasPrefix("snapsizectl ") == true
         })
         #expect(json.allSatisfy { abs(($0["time"] as? Int ?? 0) / 1_000_000 - Int(time(nil))) < 3600 })
-        // Machine output never changes with the language.
-        let translated = try fixture.ctl(["history"], environment: ["LANG": "pt_BR.UTF-8", "LANGUAGE": "pt_BR"])
-        #expect(translated.status == 0 && translated.out == plain.out, "\(translated)")
+        // Machine output never changes with the language; the plain output is the person's, the kind too.
+        try #require(localeInstalled("pt_BR.UTF-8"), "pt_BR.UTF-8 is not installed: `make test` makes it (make locales)")
+        _ = try compileCatalogs()
+        let portuguese: [String: String?] = ["LANG": "pt_BR.UTF-8", "LANGUAGE": nil, "LC_ALL": nil, "LC_MESSAGES": nil]
+        #expect(try fixture.ctl(["history", "--json"], environment: portuguese).out == fixture.ctl(["history", "--json"]).out)
+        let translated = try fixture.ctl(["history"], environment: portuguese)
+        let words = translated.out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(translated.status == 0 && words.map { $0.count > 4 ? String($0[4]) : "" } == ["passo", "definição", "desfazer"],
+                "\(translated)")
+        #expect(translated.out.contains("snapsizectl inc (pid "), "\(translated)")
         let usage = try fixture.ctl(["history", "--limit", "x"])
         #expect(usage.status == 64 && usage.err.contains("--limit: 'x' is not a number of changes"), "\(usage)")
+    }
+
+    @Test("history answers at a glance: 20 lines by default (newest last), --limit N, --all every change kept")
+    func lineCounts() throws {
+        let fixture = try DaemonFixture()
+        let client = try fixture.client()
+        // 25 changes, alternating, through the bus (a process each would only make the test slower).
+        for index in 0..<25 { _ = try client.call(index % 2 == 0 ? "Increment" : "Decrement") }
+        let all = try fixture.ctl(["history", "--all"]).out.split(separator: "\n")
+        #expect(all.count == 25, "\(all)")
+        let glance = try fixture.ctl(["history"]).out.split(separator: "\n")
+        #expect(glance.count == 20 && glance == all.suffix(20), "\(glance)")
+        #expect(try fixture.ctl(["history", "--limit", "3"]).out.split(separator: "\n") == all.suffix(3))
+        #expect(try fixture.ctl(["history", "--limit", "30", "--json"]).out.split(separator: "\n").count == 25)
+        let both = try fixture.ctl(["history", "--all", "--limit", "3"])
+        #expect(both.status == 64 && both.err.contains("--limit and --all exclude each other"), "\(both)")
     }
 
     @Test("short-lived clients (snapsizectl inc/dec, gdbus call), then history --json: every entry names the client's pid and command")

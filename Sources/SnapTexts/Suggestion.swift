@@ -4,7 +4,7 @@
 /// swaps of two neighbouring letters each count 1), so `stauts` is one edit from `status`. Only a
 /// close match is offered (at most 2 edits, and fewer than half the word), and none when two
 /// candidates are equally close, so a suggestion is never a guess between two.
-func suggestion(for word: String, among candidates: [String]) -> String? {
+public func suggestion(for word: String, among candidates: [String]) -> String? {
     let limit = min(2, max(1, (word.count - 1) / 2))
     let scored = candidates.map { (candidate: $0, distance: editDistance(word.lowercased(), $0)) }
         .filter { $0.distance <= limit }
@@ -13,7 +13,7 @@ func suggestion(for word: String, among candidates: [String]) -> String? {
     return best.candidate
 }
 
-func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

@@ -1,0 +1,9 @@
+internal import CArguments
+
+/// The arguments the process was started with, without the program's name, read from the argv the C
+/// runtime passed in (CArguments), not through CommandLine.arguments, which on Linux needs /proc.
+public func processArguments() -> [String] {
+    let count = Int(snapsize_argc())
+    guard count > 1, let vector = snapsize_argv() else { return [] }
+    return (1..<count).map { vector[$0].map { String(cString: $0) } ?? "" }
+}
