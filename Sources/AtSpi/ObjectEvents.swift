@@ -1,4 +1,5 @@
 import DBusKit
+import SystemCalls
 
 /// AT-SPI events: broadcast signals from the SOURCE object's path, body `(siiva{sv})`, the only
 /// signature (besides a legacy one) libatspi accepts; anything else is dropped with a warning.

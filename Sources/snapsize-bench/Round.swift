@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Everything one round measured, per server.
 struct RoundResult {

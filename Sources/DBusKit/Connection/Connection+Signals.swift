@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 
 /// A signal as delivered to an `onSignal` handler.
 public struct SignalMessage: Sendable, Equatable {

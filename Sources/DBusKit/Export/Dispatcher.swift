@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif

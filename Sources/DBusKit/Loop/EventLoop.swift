@@ -1,5 +1,5 @@
 internal import CDBus
-internal import CMalloc
+internal import SystemCalls
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -236,7 +236,7 @@ public final class EventLoop {
         } else if backlogSeen {
             // A backlog left the heap with free pages in the middle that free() alone keeps.
             backlogSeen = false
-            _ = malloc_trim(0)
+            returnFreeMemory()
         }
         let files = fileWatches.isEmpty ? [] : Array(fileWatches)
         var fds = pollFDs

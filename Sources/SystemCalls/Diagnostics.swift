@@ -1,5 +1,3 @@
-import SystemCalls
-
 /// Writes one line to stderr, "<program>: <message>", with plain write(2) calls (no stdio buffer
 /// that a crash could lose, no Foundation). The daemon, its accessible side and DBusKit all report
 /// through here, so journald sees every line in one format.

@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 
 /// The answer to a method call that is given after its handler has returned: for a call whose
 /// truthful answer depends on another peer (the accessibility bus taking the focus events), which
