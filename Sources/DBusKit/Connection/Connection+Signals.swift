@@ -11,6 +11,16 @@ public struct SignalMessage: Sendable, Equatable {
     public var arguments: [DBusValue]
 }
 
+/// Whether the latest of a signal is enough (`state`) or each one matters (`event`): what a
+/// connection may do with it while its bus is backed up (`Outbox` rule 4).
+public enum SignalKind: Sendable {
+    /// It says what something is now (a value, a state): while the bus is backed up, only the latest
+    /// with the same path, interface, member and first string argument is kept.
+    case state
+    /// Each one matters (something happened): never merged with another.
+    case event
+}
+
 /// Identifies an `onSignal` subscription for `cancel(_:)`.
 public struct SubscriptionToken: Hashable, Sendable {
     let id: UInt64
@@ -36,7 +46,7 @@ extension Connection {
     /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
                            arguments: [DBusValue] = []) throws(MethodError) {
-        send(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), isSignal: true)
+        submit(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), as: .signal(.state))
     }
 
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
@@ -67,7 +77,7 @@ extension Connection {
                                 .stringArray(invalidated)])
             return message
         }
-        send(message, isSignal: true)
+        submit(message, as: .signal(.state))
     }
 
     /// Emits PropertiesChanged for the properties `names` of `interface` at `path`, each read through
