@@ -42,11 +42,14 @@ struct SignalSubscription {
 
 /// Signals out (emission) and in (match rules and local handlers).
 extension Connection {
-    /// Broadcasts a signal from `path`. The corresponding C function is `dbus_message_new_signal`;
-    /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
+    /// Broadcasts a signal from `path`. While the bus is backed up, a `.state` signal may be merged
+    /// with a later one under the same path, interface, member and first string argument (only the
+    /// latest is sent); an `.event` never is (`Outbox` rule 4). The corresponding C function is
+    /// `dbus_message_new_signal`; a signal already sent once is copied rather than built again
+    /// (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
-                           arguments: [DBusValue] = []) throws(MethodError) {
-        submit(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), as: .signal(.state))
+                           arguments: [DBusValue] = [], as kind: SignalKind) throws(MethodError) {
+        submit(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), as: .signal(kind))
     }
 
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
@@ -63,7 +66,9 @@ extension Connection {
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` (`sa{sv}as`) for `interface` on `path`.
     ///
-    /// `changed` keeps the caller's order. Emits nothing when both lists are empty.
+    /// `changed` keeps the caller's order. Emits nothing when both lists are empty. A `.state`
+    /// signal: it carries the current values, so while the bus is backed up only the latest for
+    /// the same set of names is sent.
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
