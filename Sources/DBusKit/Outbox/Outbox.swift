@@ -1,5 +1,3 @@
-internal import CDBus
-
 // What leaves a connection, and when: every reply, error and signal a `Connection` sends goes
 // through its one `Outbox`, and only the outbox hands messages to libdbus (`OutboxWire`). The calls
 // the connection makes (`call`, `callAsync`) are not held by anything and go to libdbus directly.
@@ -69,7 +67,7 @@ struct Outbox {
     private var heldReplies = HeldReplies()
     /// Rule 3, and whether replies go to the lanes now (decided once a round, so that it alone is
     /// checked per reply).
-    private(set) var lanes = ReplyLanes()
+    private var lanes = ReplyLanes()
     private var usesLanes = false
     /// Rule 4, and whether the queue was over `backlogLimit` at the last round.
     private var heldSignals = HeldSignals()
