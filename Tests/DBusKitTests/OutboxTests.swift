@@ -267,6 +267,21 @@ final class OutboxTests {
         #expect(!outbox.pausesReading && outbox.isBackedUp, "the lanes are at half; replies still wait in them")
     }
 
+    @Test("limits that break an invariant stop the program when they are made (a programming error)")
+    func limitsChecked() async {
+        _ = OutboxLimits.standard
+        await #expect(processExitsWith: .failure) {
+            _ = OutboxLimits(backlogLimit: 4000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 300,
+                             floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
+                             maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = OutboxLimits(backlogLimit: 1000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 2000,
+                             floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
+                             maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
+        }
+    }
+
     @Test("discardWaiting forgets what waits when the connection closes")
     func discard() {
         outbox.afterRound(queuedBytes: 1001)
