@@ -39,21 +39,26 @@ let package = Package(
         // (SpeechTiming), which the tests and the benchmark wait on by name.
         .target(name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"]),
 
+        // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
+        // setting, and SystemCalls' giving memory back after a backlog.
+        .systemLibrary(name: "CMalloc"),
+        // The process's own argv, kept by a constructor that glibc calls with it (CommandLine.arguments
+        // reads /proc on Linux, which a chroot or a bare container may not have).
+        .target(name: "CArguments"),
         // The POSIX file calls (open, write-all, fsync, rename...) in one seam, which tests can make fail
         // (ENOSPC, EACCES, EIO) in debug builds, as swift-system's mocking does; plain calls in release.
-        .target(name: "SystemCalls", swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
+        // Beside them the process utilities every program needs and that mean nothing to D-Bus: the
+        // arguments, the environment, diagnostic lines on stderr, the monotonic clock, giving free memory back.
+        .target(name: "SystemCalls", dependencies: ["CMalloc", "CArguments"], swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
 
         // libdbus-1 as a system library; only DBusKit may import it (and the benchmark's client, which
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls", "CArguments"], swiftSettings: [uncheckedExclusivityInRelease]),
-        // The process's own argv, kept by a constructor that glibc calls with it (CommandLine.arguments
-        // reads /proc on Linux, which a chroot or a bare container may not have).
-        .target(name: "CArguments"),
+        .target(name: "DBusKit", dependencies: ["CDBus", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
-        .target(name: "AtSpi", dependencies: ["DBusKit"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(name: "AtSpi", dependencies: ["DBusKit", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
 
         // org.snapsize.SizeSelector1 as both sides see it: names, error names, methods, properties (signature,
         // encoding, decoding) and reply shapes. Nothing else spells the contract.
@@ -62,9 +67,6 @@ let package = Package(
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract", "SystemCalls"],
                 swiftSettings: [uncheckedExclusivityInRelease]),
-        // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
-        // setting, and DBusKit's giving memory back after a backlog.
-        .systemLibrary(name: "CMalloc"),
         // Linked with the Swift runtime statically (Debian has no Swift runtime package): only the parts it
         // uses are loaded, which halves its resident memory and start-up time (make bench: PSS, exec -> name
         // owned). With lld, the functions it runs are placed together (scripts/snapsized.order, made by
@@ -76,7 +78,7 @@ let package = Package(
         // lld's default -z relro). Its 17,000 relative relocations (the Swift runtime's metadata) are packed
         // (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later): a 400 KB table read at every start
         // becomes 3 KB. Nothing is exported (the Swift driver passes -export-dynamic). docs/PERFORMANCE.md.
-        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
+        .executableTarget(name: "snapsized", dependencies: ["SnapService", "SystemCalls", "CMalloc"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
                                                          "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
                                                          "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
@@ -90,18 +92,18 @@ let package = Package(
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
         // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb);
         // position-independent, as the Swift driver links by default, and bound at start (-z now).
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
-        .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapService", "SnapCore", "SnapTexts"]),
+        .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapCore", "SnapTexts"]),
         .executableTarget(name: "snapsize-docs", dependencies: ["SnapDocs"]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
         // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (docs/PERFORMANCE.md).
-        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "TestSupport"]),
+        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "SystemCalls", "TestSupport"]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
         .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract", "SystemCalls"]),

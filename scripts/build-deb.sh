@@ -7,7 +7,7 @@ set -eu
 dir=$(cd "$1" && pwd)
 root=$dir/debian/snapsize
 here=$(cd "$(dirname "$0")/.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$here/Sources/SnapCLI/Tool.swift")
+version=$(sed -n 's/^public let snapsizeVersion = "\(.*\)"$/\1/p' "$here/Sources/SnapSettings/Version.swift")
 arch=$(dpkg --print-architecture)
 
 # What Debian wants beside the programs: the copyright and a changelog (a native package's).

@@ -2,6 +2,7 @@ import DBusKit
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// Finds and joins the accessibility bus, and rejoins it whenever it (re)appears.
 ///

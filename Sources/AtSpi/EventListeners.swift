@@ -1,4 +1,5 @@
 import DBusKit
+import SystemCalls
 
 /// Which events assistive technologies listen for, as the AT-SPI registry tells: its
 /// `GetRegisteredEvents` once, then its `EventListenerRegistered` / `EventListenerDeregistered`

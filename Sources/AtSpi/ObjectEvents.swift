@@ -1,4 +1,5 @@
 import DBusKit
+import SystemCalls
 
 /// AT-SPI events: broadcast signals from the SOURCE object's path, body `(siiva{sv})`, the only
 /// signature (besides a legacy one) libatspi accepts; anything else is dropped with a warning.
@@ -31,12 +32,12 @@ enum ObjectEvents {
     private static func emit(_ connection: Connection, _ path: ObjectPath, member: String, detail: String,
                              detail1: Int32, data: DBusValue) {
         do {
-            // Each event states what is true now (this value, focused or not), so while the bus is
-            // not reading only the latest per source, kind and detail is kept (bounded memory): the
-            // connection holds a signal under its path, interface, member and first string, the detail.
+            // Each event states what is true now (this value, name or text; focused or showing or
+            // not), so while the bus is not reading only the latest per source, kind and detail is
+            // kept (bounded memory): an announcement of a value the slider has left would mislead.
             try connection.emitSignal(path: path, interface: object, member: member, arguments: [
                 .string(detail), .int32(detail1), .int32(0), .variant(data), .array(elementSignature: "{sv}", []),
-            ])
+            ], as: .state)
         } catch {
             writeDiagnostic("could not send the \(member) \(detail) event: \(error)")
         }

@@ -1,4 +1,5 @@
 import DBusKit
+import SystemCalls
 
 /// Registers the application with the AT-SPI registry (`Socket.Embed`), and again — exactly once —
 /// each time the registry gets a new owner (it was restarted).

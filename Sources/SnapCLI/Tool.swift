@@ -1,10 +1,11 @@
+import SnapSettings
 import SnapTexts
 
 /// `snapsizectl`: finds the subcommand, parses and validates its arguments, runs it, and turns
 /// every outcome into one of the documented exit statuses.
 public enum Tool {
     public static let name = "snapsizectl"
-    public static let version = "0.1.0"
+    public static let version = snapsizeVersion
 
     /// Every subcommand, in the order `--help` lists them.
     public static var commands: [any Command.Type] { [

@@ -1,7 +1,6 @@
 import SizeSelectorContract
 import SnapCLI
 import SnapCore
-import SnapService
 import SnapSettings
 import SnapTexts
 
@@ -58,7 +57,7 @@ public struct ToolDocument: Sendable {
         seeAlso: ["snapsized(1)", "gdbus(1)", "busctl(1)", "orca(1)"])
 
     public static let snapsized = ToolDocument(
-        name: "snapsized", version: Daemon.version,
+        name: "snapsized", version: snapsizeVersion,
         tagline: tr("size-selection service on D-Bus and AT-SPI2"),
         synopsis: ["snapsized [options]", "snapsized --help | --version"],
         description: DaemonArguments.summary + "\n" + tr("""

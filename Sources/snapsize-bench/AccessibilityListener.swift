@@ -1,5 +1,6 @@
 import Glibc
 import TestSupport
+import SystemCalls
 
 /// Benchmarks/listener/listener.c running on the accessibility bus: a libatspi client subscribed to
 /// object:property-change:accessible-value and to what is spoken (object:announcement, a notification

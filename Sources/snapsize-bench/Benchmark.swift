@@ -1,6 +1,7 @@
 import SnapCLI
 import Foundation
 import TestSupport
+import SystemCalls
 
 /// The whole run: a private session bus per server (and the accessibility bus), the rounds, the SnapCore
 /// micro-benchmark, the report. Everything started here is stopped here, by PID.

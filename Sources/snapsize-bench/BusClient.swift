@@ -1,6 +1,7 @@
 import CDBus
 import Glibc
 import SizeSelectorContract
+import SystemCalls
 
 /// The benchmark's side of the bus: plain libdbus, the same few calls for every server measured,
 /// so the client costs the same whichever server answers. (DBusKit is the code under test; a
@@ -172,13 +173,6 @@ private func dbus_message_append_args_one_string(_ message: OpaquePointer, _ val
     var iter = DBusMessageIter()
     dbus_message_iter_init_append(message, &iter)
     return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_STRING, &value)
-}
-
-/// CLOCK_MONOTONIC in seconds, the clock the accessibility listener stamps its events with.
-func monotonicNow() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// A failure that stops the benchmark, with a sentence for stderr.

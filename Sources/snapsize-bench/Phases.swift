@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 /// The measured phases of a round. Every phase alternates between the servers in small blocks,
 /// rotating which goes first, so that noise from the other tenant of the machine lands on all of them.
 ///

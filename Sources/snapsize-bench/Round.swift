@@ -1,5 +1,6 @@
 import Glibc
 import SnapSettings
+import SystemCalls
 
 /// Everything one round measured, per server.
 struct RoundResult {

@@ -1,6 +1,7 @@
 import Foundation
 import SizeSelectorContract
 import TestSupport
+import SystemCalls
 
 /// The servers measured side by side. All serve the same object and interface; each owns its own name.
 enum ServerKind: String, CaseIterable {

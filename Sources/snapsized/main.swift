@@ -1,7 +1,7 @@
 import CMalloc
-import DBusKit
 import Glibc
 import SnapService
+import SystemCalls
 
 // Thin entry point: everything lives in SnapService so tests can reach it.
 // No Foundation here (see processEnvironment).

@@ -63,7 +63,7 @@ struct HeldRepliesTests {
                                  member: "Who", arguments: [.string(call.sender)], timeoutMilliseconds: 300,
                                  holdingRepliesTo: call.sender) { [unowned self] in self.answers.append($0) }
             loop.schedule(after: 0) { [unowned self] in
-                try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After")
+                try? self.server.emitSignal(path: .root, interface: HeldRepliesTests.interface, member: "After", as: .event)
             }
         }
 

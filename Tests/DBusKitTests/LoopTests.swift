@@ -209,7 +209,7 @@ struct MoreLoopTests {
         }
         let emitter = try Connection(address: bus.address)
         try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
-                               arguments: [.uint32(7)])
+                               arguments: [.uint32(7)], as: .event)
         // Nothing is sent for an empty change set.
         try emitter.emitPropertiesChanged(path: TestService.path, interface: TestService.interface, changed: [])
         emitter.flush()
@@ -226,11 +226,11 @@ struct MoreLoopTests {
         let client = try Connection(address: bus.address)
         let error = methodError { () throws(MethodError) in
             try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
-                                  arguments: [.array(elementSignature: "u", [.string("x")])])
+                                  arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
         }
         #expect(error?.name == .invalidArgs)
         let badMember = methodError { () throws(MethodError) in
-            try client.emitSignal(path: .root, interface: TestService.interface, member: "not a member")
+            try client.emitSignal(path: .root, interface: TestService.interface, member: "not a member", as: .event)
         }
         #expect(badMember?.name == .invalidArgs)
     }

@@ -51,9 +51,9 @@ struct MessageTemplateTests {
     func lookalikeMember() throws {
         let bus = try startBus()
         let client = try Connection(address: bus.address)
-        try client.emitSignal(path: .root, interface: TestService.interface, member: "Kick")
+        try client.emitSignal(path: .root, interface: TestService.interface, member: "Kick", as: .event)
         let error = methodError { () throws(MethodError) in
-            try client.emitSignal(path: .root, interface: TestService.interface, member: "\u{212A}ick")  // KELVIN SIGN
+            try client.emitSignal(path: .root, interface: TestService.interface, member: "\u{212A}ick", as: .event)  // KELVIN SIGN
         }
         #expect(error?.name == .invalidArgs)
     }
@@ -119,7 +119,7 @@ struct MessageTemplateTests {
         for _ in 0..<2 {
             let error = methodError { () throws(MethodError) in
                 try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
-                                      arguments: [.array(elementSignature: "u", [.string("x")])])
+                                      arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
             }
             #expect(error?.name == .invalidArgs)
         }
@@ -133,7 +133,7 @@ struct MessageTemplateTests {
         let interface = TestService.interface
         try client.emitPropertiesChanged(path: TestService.path, interface: interface, changed: [], invalidated: ["Size"])
         try client.emitSignal(path: TestService.path, interface: .properties, member: "PropertiesChanged",
-                              arguments: [.string(interface.rawValue), .uint32(0), .string("Size")])
+                              arguments: [.string(interface.rawValue), .uint32(0), .string("Size")], as: .state)
         #expect(client.templates.count == 2)
     }
 
@@ -156,7 +156,7 @@ struct MessageTemplateTests {
         let sent: [Double] = [0.0, -0.0, 0.0, 2.0, 2.0, -0.0]
         for value in sent {
             try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
-                                   arguments: [.double(value)])
+                                   arguments: [.double(value)], as: .state)
         }
         emitter.flush()
         #expect(waitUntil(timeout: 5) { seen.items.count == sent.count })

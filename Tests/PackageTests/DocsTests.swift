@@ -52,10 +52,6 @@ struct DocsTests {
         #expect(lines <= 150, "README.md has \(lines) lines: it is an index; move the detail to docs/")
     }
 
-    /// DBusKit's comments are being cleaned on the outbox branch (issue 31); the lead drops this
-    /// exemption when merging it.
-    static let exempt = ["DBusKit/"]
-
     @Test("comments in Sources/ carry no measured figure (they say why; the figures are in the log)")
     func commentsHaveNoFigures() throws {
         let sources = repositoryRoot + "/Sources"
@@ -63,7 +59,6 @@ struct DocsTests {
         var found: [String] = [], files = 0
         for case let path as String in enumerator where path.hasSuffix(".swift") {
             files += 1
-            if Self.exempt.contains(where: { path.hasPrefix($0) }) { continue }
             let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
             let comments = text.split(separator: "\n", omittingEmptySubsequences: false).map { SwiftComment.of(String($0)) }
             for hit in MeasuredFigure.occurrences(in: comments.joined(separator: "\n")) {

@@ -8,7 +8,7 @@ import SnapTexts
 /// `snapsized`: reads its settings, restores the committed size, serves it on the session bus
 /// (and the accessibility bus), and runs one event loop until SIGTERM/SIGINT or the bus goes away.
 public enum Daemon {
-    public static let version = "0.1.0"
+    public static let version = snapsizeVersion
 
     /// Exit statuses, documented in `snapsized --help`.
     public enum Status: Int32 {

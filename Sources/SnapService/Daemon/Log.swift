@@ -1,7 +1,8 @@
 import DBusKit
 import Glibc
+import SystemCalls
 
-/// One line on stderr through DBusKit's one sink, `writeDiagnostic`, always prefixed "snapsized"
+/// One line on stderr through the programs' one sink (SystemCalls), `writeDiagnostic`, always prefixed "snapsized"
 /// (journald adds the time): also when SnapService runs inside a test process.
 func log(_ message: String) {
     writeDiagnostic(message, program: "snapsized")

@@ -276,8 +276,9 @@ extension SizeSelectorObject: ModelAdapter {
         do {
             try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: names)
             if announced.committed {
+                // State: it carries the committed index and size now, so the latest is enough.
                 try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
-                                          member: SelectorSignal.committed.name, arguments: committedReply)
+                                          member: SelectorSignal.committed.name, arguments: committedReply, as: .state)
             }
         } catch {
             log("could not announce a change on the session bus: \(error)")

@@ -43,7 +43,7 @@ extension Connection {
         guard let pending else { throw MethodError(.disconnected, "Connection is not connected") }
         var handler = reply
         if let client {
-            heldReplies.open(client)
+            outbox.hold(repliesTo: client)
             handler = { [weak self] result in
                 reply(result)
                 self?.releaseReplies(to: client)

@@ -1,3 +1,5 @@
+internal import SystemCalls
+
 /// The standard interfaces every exported object gets, built from the object's own tables.
 enum StandardInterfaces {
     static let doctype = """

@@ -1,5 +1,5 @@
 internal import CDBus
-internal import CMalloc
+internal import SystemCalls
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -223,9 +223,9 @@ public final class EventLoop {
         var busy = false
         var backlogged = false
         for binding in bindings {
-            binding.updateBacklog()
+            binding.connection.afterRound()
             let paused = binding.paused
-            backlogged = backlogged || paused || binding.connection.backlogged || binding.connection.usesLanes
+            backlogged = backlogged || binding.connection.outbox.isBackedUp
             busy = busy || (binding.moreQueued && !paused)
             for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
                 watches.append(watch)
@@ -236,7 +236,7 @@ public final class EventLoop {
         } else if backlogSeen {
             // A backlog left the heap with free pages in the middle that free() alone keeps.
             backlogSeen = false
-            _ = malloc_trim(0)
+            returnFreeMemory()
         }
         let files = fileWatches.isEmpty ? [] : Array(fileWatches)
         var fds = pollFDs
@@ -340,23 +340,20 @@ public final class EventLoop {
         if let group = groupCommit {
             // Every queued message is dispatched with its replies and signals held, the group's
             // changes are made durable once, and only then does anything go out.
-            for binding in bindings { binding.connection.isHoldingGroup = true }
+            for binding in bindings { binding.connection.outbox.beginGroup() }
             group.begin()
             for binding in bindings { binding.dispatchAll() }
             let undone = group.end()
             for binding in bindings where binding.connection.releasesGroupFirst {
-                binding.connection.releaseGroup(undone: undone)
+                binding.connection.endGroup(undone: undone)
             }
             for binding in bindings where !binding.connection.releasesGroupFirst {
-                binding.connection.releaseGroup(undone: undone)
+                binding.connection.endGroup(undone: undone)
             }
         } else {
             for binding in bindings { binding.dispatchAll() }
         }
-        for binding in bindings {
-            binding.connection.releaseLanes()  // waiting replies, in turn, as far as libdbus's queue is short
-            binding.connection.releaseHeldSignals()  // once a bus that stopped reading has caught up
-        }
+        for binding in bindings { binding.connection.handWaiting() }
         for binding in bindings where dbus_connection_get_is_connected(binding.connection.raw) == 0 {
             binding.connection.noteDisconnected()
             remove(binding.connection)

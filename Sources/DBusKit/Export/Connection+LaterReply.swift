@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 
 /// The answer to a method call that is given after its handler has returned: for a call whose
 /// truthful answer depends on another peer (the accessibility bus taking the focus events), which
@@ -8,9 +9,8 @@ internal import CDBus
 /// still checked against the table), and exactly one of `succeed` or `fail` answers the call,
 /// from the loop's thread, whenever that is (even before the handler returns). A handler that
 /// throws after asking answers with its error at once, as any handler does. The answer goes out as
-/// any reply does (`send`: a client's held replies, the reply lanes), except that a group commit
-/// never holds it (it is no part of the group's changes, and an undone group must not turn it into
-/// the group's error).
+/// any reply does, except that a group commit never holds it (`Outbox` rule 1: it is no part of the
+/// group's changes, and an undone group must not turn it into the group's error).
 public final class LaterReply {
     private weak var connection: Connection?
     private var call: Message?
@@ -60,7 +60,7 @@ public final class LaterReply {
                 try reply.append(values)
             } catch {
                 writeDiagnostic("DBusKit: the later reply to \(call.member) is malformed: \(error.message)")
-                connection.sendOutsideGroup(call.errorReply(MethodError(.failed, "Internal error: malformed reply")))
+                connection.submit(call.errorReply(MethodError(.failed, "Internal error: malformed reply")), as: .laterReply)
                 return
             }
             reply.address(to: dbus_message_get_sender(call.raw))
@@ -68,7 +68,7 @@ public final class LaterReply {
         case .failure(let error):
             reply = call.errorReply(error)
         }
-        connection.sendOutsideGroup(reply)
+        connection.submit(reply, as: .laterReply)
     }
 }
 
@@ -79,14 +79,6 @@ extension Connection {
         let later = LaterReply(connection: self)
         answeringLater = later
         return later
-    }
-
-    /// `send`, past a group commit's hold.
-    func sendOutsideGroup(_ message: Message) {
-        let holding = isHoldingGroup
-        isHoldingGroup = false
-        defer { isHoldingGroup = holding }
-        send(message)
     }
 
     /// The dispatcher's side: the call just dispatched, if its handler asked to answer later.

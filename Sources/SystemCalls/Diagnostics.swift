@@ -1,5 +1,3 @@
-import SystemCalls
-
 /// Writes one line to stderr, "<program>: <message>", with plain write(2) calls (no stdio buffer
 /// that a crash could lose, no Foundation). The daemon, its accessible side and DBusKit all report
 /// through here, so journald sees every line in one format.
@@ -8,6 +6,4 @@ public func writeDiagnostic(_ message: String, program: String = programName) {
 }
 
 /// The running program's file name ("snapsized"), for the prefix of diagnostic lines.
-public let programName: String = {
-    CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "snapsize"
-}()
+public let programName: String = processName()

@@ -7,3 +7,9 @@ public func processArguments() -> [String] {
     guard count > 1, let vector = snapsize_argv() else { return [] }
     return (1..<count).map { vector[$0].map { String(cString: $0) } ?? "" }
 }
+
+/// The program's name (argv[0] without its folder), from the same argv; "snapsize" when there is none.
+func processName() -> String {
+    guard Int(snapsize_argc()) > 0, let vector = snapsize_argv(), let first = vector[0] else { return "snapsize" }
+    return String(String(cString: first).split(separator: "/").last ?? "snapsize")
+}

@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 
 /// A signal as delivered to an `onSignal` handler.
 public struct SignalMessage: Sendable, Equatable {
@@ -8,6 +9,16 @@ public struct SignalMessage: Sendable, Equatable {
     public var interface: String
     public var member: String
     public var arguments: [DBusValue]
+}
+
+/// Whether the latest of a signal is enough (`state`) or each one matters (`event`): what a
+/// connection may do with it while its bus is backed up (`Outbox` rule 4).
+public enum SignalKind: Sendable {
+    /// It says what something is now (a value, a state): while the bus is backed up, only the latest
+    /// with the same path, interface, member and first string argument is kept.
+    case state
+    /// Each one matters (something happened): never merged with another.
+    case event
 }
 
 /// Identifies an `onSignal` subscription for `cancel(_:)`.
@@ -31,11 +42,14 @@ struct SignalSubscription {
 
 /// Signals out (emission) and in (match rules and local handlers).
 extension Connection {
-    /// Broadcasts a signal from `path`. The corresponding C function is `dbus_message_new_signal`;
-    /// a signal already sent once is copied rather than built again (see `MessageTemplates`).
+    /// Broadcasts a signal from `path`. While the bus is backed up, a `.state` signal may be merged
+    /// with a later one under the same path, interface, member and first string argument (only the
+    /// latest is sent); an `.event` never is (`Outbox` rule 4). The corresponding C function is
+    /// `dbus_message_new_signal`; a signal already sent once is copied rather than built again
+    /// (see `MessageTemplates`).
     public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
-                           arguments: [DBusValue] = []) throws(MethodError) {
-        send(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), isSignal: true)
+                           arguments: [DBusValue] = [], as kind: SignalKind) throws(MethodError) {
+        submit(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), as: .signal(kind))
     }
 
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
@@ -52,7 +66,9 @@ extension Connection {
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` (`sa{sv}as`) for `interface` on `path`.
     ///
-    /// `changed` keeps the caller's order. Emits nothing when both lists are empty.
+    /// `changed` keeps the caller's order. Emits nothing when both lists are empty. A `.state`
+    /// signal: it carries the current values, so while the bus is backed up only the latest for
+    /// the same set of names is sent.
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
                                       invalidated: [String] = []) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
@@ -66,7 +82,7 @@ extension Connection {
                                 .stringArray(invalidated)])
             return message
         }
-        send(message, isSignal: true)
+        submit(message, as: .signal(.state))
     }
 
     /// Emits PropertiesChanged for the properties `names` of `interface` at `path`, each read through

@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// signature, all before any handler runs, so handlers never see malformed input.
 extension Connection {
     func dispatchMethodCall(_ message: Message) {
-        if refusesOverLimit(message) { return }
+        if outbox.refuses(message) { return }
         routedUndoneReply = nil
         let result: Result<[DBusValue], MethodError>
         do {
@@ -45,16 +46,16 @@ extension Connection {
                     return template
                 }
                 reply.answer(message)
-                if isHoldingGroup && !answersUndoneCallsWithErrors {
+                if outbox.isGroupOpen && !answersUndoneCallsWithErrors {
                     reply.undone = (message.member, routedUndoneReply)
                 }
-                send(reply)
+                submit(reply, as: .reply)
             } catch {
                 writeDiagnostic("DBusKit: reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
-                send(message.errorReply(MethodError(.failed, "Internal error: malformed reply")))
+                submit(message.errorReply(MethodError(.failed, "Internal error: malformed reply")), as: .error)
             }
         case .failure(let error):
-            send(message.errorReply(error))
+            submit(message.errorReply(error), as: .error)
         }
     }
 

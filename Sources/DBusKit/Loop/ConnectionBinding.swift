@@ -42,44 +42,24 @@ final class ConnectionBinding {
         timeouts = []
     }
 
-    /// Whether the loop has stopped reading from this connection and dispatching it, because more
-    /// than `Connection.readingPauseLimit` bytes wait to be written; it goes on once the bus has
-    /// taken all but half of them.
-    private(set) var paused = false
+    /// Whether the loop has stopped reading from this connection and dispatching it (the outbox's
+    /// backpressure: `Outbox.afterRound`).
+    var paused: Bool { connection.outbox.pausesReading }
 
-    /// At most this many messages of one connection are dispatched per round: the replies a group
-    /// commit holds wait in memory until the round ends, and the other connections (the other bus)
-    /// get their turn in between however much one of them has queued.
-    static let messagesPerRound = 256
-
-    /// Whether the last `dispatchAll` stopped at `messagesPerRound` with messages left.
+    /// Whether the last `dispatchAll` stopped at `OutboxLimits.messagesPerRound` with messages left.
     private(set) var moreQueued = false
 
-    /// Re-evaluates `paused` (and the connection's `backlogged`) from the bytes waiting to be
-    /// written: once a round, which bounds the queue to the limits plus one round's output.
-    /// The lanes (`ReplyLanes`) count too: past their limits reading stops until they are at half.
-    func updateBacklog() {
-        let queued = connection.queuedBytes
-        connection.backlogged = queued > Connection.backlogLimit
-        let flooded = !connection.lanes.isEmpty
-        connection.usesLanes = queued > Connection.lanesEngageLimit || flooded
-        connection.sendBuffer.fit(flooded: connection.lanes.refusalCount > 0)
-        if paused {
-            if queued <= Connection.readingPauseLimit / 2 && connection.lanesDrained { paused = false }
-        } else if queued > Connection.readingPauseLimit || connection.lanesFull {
-            paused = true
-        }
-    }
-
-    /// Dispatches what libdbus has queued, `messagesPerRound` at most, and nothing while paused.
+    /// Dispatches what libdbus has queued, `OutboxLimits.messagesPerRound` at most, and nothing
+    /// while paused.
     /// NEED_MEMORY ends the round instead of spinning.
     func dispatchAll() {
         moreQueued = false
         guard !paused else { return }
         var status = dbus_connection_get_dispatch_status(connection.raw)
         var dispatched = 0
+        let limit = connection.outbox.limits.messagesPerRound
         while status == DBUS_DISPATCH_DATA_REMAINS {
-            if dispatched == Self.messagesPerRound {
+            if dispatched == limit {
                 moreQueued = true
                 return
             }

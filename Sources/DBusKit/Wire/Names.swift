@@ -124,7 +124,7 @@ public struct ErrorName: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The network the address needs is unreachable.
     public static let noNetwork = ErrorName(unchecked: DBUS_ERROR_NO_NETWORK)
     /// A sender has more waiting than the receiver takes (what dbus-daemon answers a sender past its
-    /// limits, and a connection here a sender with too many replies waiting: `Connection.waitingCallsPerSender`).
+    /// limits, and a connection here a sender with too many replies waiting: `OutboxLimits.waitingCallsPerSender`).
     public static let limitsExceeded = ErrorName(unchecked: DBUS_ERROR_LIMITS_EXCEEDED)
     /// The bus refused to authenticate this process.
     public static let authFailed = ErrorName(unchecked: DBUS_ERROR_AUTH_FAILED)

@@ -109,11 +109,3 @@ func restoreDefaultSignal(_ signo: Int32) {
     sigemptyset(&action.sa_mask)
     sigaction(signo, &action, nil)
 }
-
-/// Seconds on the monotonic clock, for deadlines and rate limits: the one clock the daemon reads
-/// outside an `EventLoop` (whose own readings can be manual, `LoopClock.manual`).
-public func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}

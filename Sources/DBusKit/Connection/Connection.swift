@@ -1,4 +1,5 @@
 internal import CDBus
+internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,23 +34,9 @@ public final class Connection {
     /// Method returns addressed to a caller, copies of `templates`' own: apart, so that a stream of
     /// new callers (each `snapsizectl` run is one) never pushes the signals out.
     var replyTemplates = MessageTemplates()
-    /// Signals held back while the bus is not reading (see `send`).
-    var held = HeldSignals()
-    /// While the event loop dispatches a group (`EventLoop.groupCommit`), replies and signals wait
-    /// here until the group's changes are durable. The array is kept from group to group.
-    var isHoldingGroup = false
-    var groupHeld: [(message: Message, isSignal: Bool)] = []
-    /// Replies to clients while a `callAsync(…holdingRepliesTo:…)` about them is pending.
-    var heldReplies = HeldReplies()
-    /// Whether more than `backlogLimit` bytes waited to be written when the event loop last looked
-    /// (once a round): signals sent meanwhile are held (see `send`). Never set outside a loop.
-    var backlogged = false
-    /// Replies waiting per destination while the bus takes this connection's output slowly (see
-    /// `ReplyLanes`), and whether replies go there now: libdbus's queue was over `lanesEngageLimit`, or the
-    /// lanes were not empty, when the event loop last looked (once a round). Lanes fill only while it
-    /// is set, so it alone is checked per call.
-    var lanes = ReplyLanes()
-    var usesLanes = false
+    /// Every reply and signal not yet handed to libdbus, and the rules that hold them (`Outbox`).
+    var outbox = Outbox()
+    /// The socket's send buffer, small while the outbox asks for it (`afterRound`).
     var sendBuffer = SocketSendBuffer()
     /// Whether what a group held on this connection goes out before what it held on the others
     /// (the accessibility bus: a screen reader waits on it to tell a person about the change,
@@ -185,9 +172,7 @@ public final class Connection {
         subscriptions = [:]
         templates.removeAll()
         replyTemplates.removeAll()
-        held = HeldSignals()
-        heldReplies.removeAll()
-        lanes = ReplyLanes()
+        outbox.discardWaiting()
     }
 
     /// Writes out everything queued for sending, waiting at most `seconds`; true when all of it went.
@@ -197,8 +182,7 @@ public final class Connection {
     /// word before closing. The corresponding C function is `dbus_connection_read_write`.
     @discardableResult
     public func flush(timeout seconds: Double = 5) -> Bool {
-        releaseAllHeldReplies()
-        releaseLanes(all: true)
+        if !isClosed { outbox.drainAll(to: wire) }
         let deadline = monotonicNow() + seconds
         while dbus_connection_has_messages_to_send(raw) != 0 {
             let left = deadline - monotonicNow()
@@ -206,62 +190,6 @@ public final class Connection {
             _ = dbus_connection_read_write(raw, Int32(min(max(left * 1000, 1), 60_000).rounded(.up)))
         }
         return true
-    }
-
-    /// Sends `message` without waiting (or holds it while a group is being dispatched). A signal
-    /// sent while the connection is `backlogged` is held, replacing an earlier one under its path,
-    /// interface, member and first string argument (for PropertiesChanged, also the names it
-    /// carries): a bus that stops reading must not make the process grow with every change.
-    /// A reply to a client some `callAsync(…holdingRepliesTo:…)` is about waits for that call.
-    /// A reply waits in its destination's lane while replies are backed up (`ReplyLanes`); signals
-    /// do not, so events still flow during a flood (a signal may then reach a client before a reply
-    /// sent to it earlier; the replies to one client, and the signals, each keep their order).
-    func send(_ message: Message, isSignal: Bool = false) {
-        if isHoldingGroup {
-            groupHeld.append((message, isSignal))
-            return
-        }
-        if isSignal {
-            if backlogged || !held.isEmpty {
-                held.hold(message, key: Self.latestKey(of: message))
-                return
-            }
-        } else if !heldReplies.isEmpty && holdsReply(message) {
-            return
-        } else if usesLanes && queuesInLane(message) {
-            return
-        }
-        enqueue(message)
-    }
-
-    /// Hands `message` to libdbus's outgoing queue.
-    func enqueue(_ message: Message) {
-        checkMemory(dbus_connection_send(raw, message.raw, nil), "dbus_connection_send")
-    }
-
-    /// Ends holding: sends what was held, in order. When the group was `undone`, nothing it
-    /// announced happened: held signals are dropped and every held method return becomes `undone`.
-    func releaseGroup(undone: MethodError?) {
-        isHoldingGroup = false
-        guard !groupHeld.isEmpty else { return }
-        for (message, isSignal) in groupHeld {
-            if let undone {
-                if isSignal { continue }
-                if message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN && answersUndoneCallsWithErrors {
-                    send(message.errorInsteadOfReturn(undone))
-                    continue
-                }
-                if let (member, reply) = message.undone {
-                    onUndoneReply?(member, undone)
-                    if let reply {
-                        send(message.returnInstead(reply))
-                        continue
-                    }
-                }
-            }
-            send(message, isSignal: isSignal)
-        }
-        groupHeld.removeAll(keepingCapacity: true)
     }
 
     /// Reports the drop once. Called from the filter (Local.Disconnected) and by the event loop

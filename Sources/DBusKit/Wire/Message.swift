@@ -117,6 +117,9 @@ final class Message {
     var errorName: String? { string(dbus_message_get_error_name(raw)) }
     var signature: String { string(dbus_message_get_signature(raw)) ?? "" }
     var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+    var serial: UInt32 { dbus_message_get_serial(raw) }
+    var destination: String? { string(dbus_message_get_destination(raw)) }
+    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
 
     /// Appends `values` to the body after checking each against the D-Bus type rules.
     ///
@@ -290,5 +293,19 @@ enum MessageReader {
         guard let raw = dbus_message_iter_get_signature(&iter) else { outOfMemory("dbus_message_iter_get_signature") }
         defer { dbus_free(raw) }
         return String(cString: raw)
+    }
+}
+
+extension Message {
+    /// An error answering the call with `serial` from `destination`, made without the call itself.
+    static func refusal(answering serial: UInt32, destination: String, _ error: MethodError) -> Message {
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else { outOfMemory("dbus_message_new") }
+        let message = Message(adopting: reply)
+        dbus_message_set_no_reply(reply, 1)
+        checkMemory(dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
+        checkMemory(dbus_message_set_reply_serial(reply, serial), "dbus_message_set_reply_serial")
+        checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
+        try? message.append([.string(error.message)])
+        return message
     }
 }

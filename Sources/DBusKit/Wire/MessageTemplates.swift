@@ -140,7 +140,7 @@ struct MessageTemplates {
 
         private func append(_ string: String) {
             var string = string
-            append(UInt32(truncatingIfNeeded: string.utf8.count))  // libdbus caps a message at 128 MiB
+            append(UInt32(truncatingIfNeeded: string.utf8.count))  // libdbus caps a message far below 32 bits of length
             string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
         }
 
