@@ -8,7 +8,10 @@ import GtkShim
 ///
 /// Orca speaks a description change of the object that has its focus (onDescriptionChanged), which
 /// would say every change a second time; so the description is brought up to date only while the track
-/// is not focused, and when it loses focus, never while it has it.
+/// is not focused, never while it has it. When it loses focus, the update waits for GTK's next idle
+/// round: by then the widget taking focus has sent its focus event, ahead of the description change on
+/// the same connection, and Orca's focus has moved on (measured: updated at once, Orca 43 said the new
+/// size again as Tab left the track).
 @MainActor
 final class TrackAccessibility {
     private let track: UnsafeMutablePointer<GtkWidget>
@@ -20,7 +23,13 @@ final class TrackAccessibility {
     init(track: UnsafeMutablePointer<GtkWidget>) { self.track = track }
 
     var focused = false {
-        didSet { update() }
+        didSet {
+            guard !focused, oldValue else { return }
+            g_idle_add({ data in
+                MainActor.assumeIsolated { Unmanaged<TrackAccessibility>.fromOpaque(data!).takeUnretainedValue().update() }
+                return 0  // G_SOURCE_REMOVE
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     func show(label: String, valueText: String) {
