@@ -15,7 +15,11 @@ TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi
 # Tools the tests run on our files, installed without their recommended packages (which would pull in
 # Qt's GUI stack and more): qdbusxml2cpp reads dbus/*.xml (gdbus-codegen comes with libglib2.0-dev).
 TOOL_DEPS  := qtbase5-dev-tools libglib2.0-dev-bin
-DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
+# The panel (snapsize-panel, GTK 4): its build needs GTK's headers; its tests drive a real pointer
+# (xdotool) and take screenshots (ImageMagick's import) under Xvfb.
+PANEL_BUILD_DEPS := libgtk-4-dev
+PANEL_TEST_DEPS  := xdotool imagemagick
+DEPS       := $(BUILD_DEPS) $(TEST_DEPS) $(PANEL_BUILD_DEPS) $(PANEL_TEST_DEPS)
 # `make bench` only: the sd-bus and GDBus peers (Benchmarks/peers/).
 BENCH_DEPS := libsystemd-dev libglib2.0-dev
 
@@ -28,7 +32,8 @@ TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
 .PHONY: run test test-orca48 stress deps bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
         pot catalogs locales
 
-# The main job: snapsized in the foreground (with private buses when the machine has none).
+# The main job: snapsized in the foreground (with private buses when the machine has none), and the
+# panel (snapsize-panel) beside it when there is a display (DISPLAY or WAYLAND_DISPLAY).
 run: deps
 	$(SWIFT) build -c release
 	@$(MAKE) --no-print-directory catalogs
@@ -151,9 +156,12 @@ COMPLETIONS = bash-completion/completions/snapsizectl bash-completion/completion
 MANPAGES    = man/man1/snapsizectl.1.gz man/man1/snapsized.1.gz
 # The user guide (GUIDE.md): first steps, keyboard shortcuts on GNOME, KDE Plasma and window managers.
 DOCS        = doc/snapsize/GUIDE.md.gz
+# The panel: its program, its man page and its entry in the desktop's application list (translated
+# from po/ by msgfmt --desktop). `make deb` puts them in a package of their own, snapsize-panel.
+PANEL_FILES = bin/snapsize-panel share/man/man1/snapsize-panel.1.gz share/applications/snapsize-panel.desktop
 INSTALLED   = $(BINDIR)/snapsized $(BINDIR)/snapsizectl \
               $(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(USERUNITDIR)/snapsized.service \
-              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS))
+              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS)) $(addprefix $(PREFIX)/,$(PANEL_FILES))
 # Debian packages `make install`, `make deb` and their tests need; installed without recommends.
 PACKAGE_DEPS := binutils file gettext man-db bash-completion zsh fish dpkg-dev lintian
 
@@ -162,36 +170,45 @@ programs: deps
 	$(SWIFT) build -c release --disable-local-rpath --product snapsized
 	$(SWIFT) build -c release --disable-local-rpath --product snapsizectl
 	$(SWIFT) build -c release --disable-local-rpath --product snapsize-docs
+	$(SWIFT) build -c release --disable-local-rpath --product snapsize-panel
 	rm -rf $(GENERATED)
 	LC_ALL=C.UTF-8 LANGUAGE= $(RELEASE)/snapsize-docs $(GENERATED)
+	cp packaging/panel/snapsize-panel.1 $(GENERATED)/man/man1/
 	gzip -9n $(GENERATED)/man/man1/*.1
+	mkdir -p $(GENERATED)/po $(GENERATED)/applications && cp po/*.po $(GENERATED)/po/ && echo $(LANGUAGES) > $(GENERATED)/po/LINGUAS
+	msgfmt --desktop --template=packaging/panel/snapsize-panel.desktop -d $(GENERATED)/po \
+	    -o $(GENERATED)/applications/snapsize-panel.desktop
+	rm -rf $(GENERATED)/po
 	mkdir -p $(GENERATED)/doc/snapsize && gzip -9nc GUIDE.md > $(GENERATED)/$(DOCS)
 	@$(MAKE) --no-print-directory catalogs LOCALEDIR=$(GENERATED)/locale
 
 install: programs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(USERUNITDIR)
-	install -s -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(DESTDIR)$(BINDIR)/
+	install -s -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(RELEASE)/snapsize-panel $(DESTDIR)$(BINDIR)/
 	sed 's|^Exec=.*|Exec=$(BINDIR)/snapsized|' dbus/org.snapsize.SizeSelector1.service \
 	    > $(DESTDIR)$(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/snapsized|' dbus/snapsized.service \
 	    > $(DESTDIR)$(USERUNITDIR)/snapsized.service
 	chmod 644 $(DESTDIR)$(DATADIR)/dbus-1/services/org.snapsize.SizeSelector1.service $(DESTDIR)$(USERUNITDIR)/snapsized.service
-	cd $(GENERATED) && for file in $(MANPAGES) $(COMPLETIONS) $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
+	cd $(GENERATED) && for file in $(MANPAGES) man/man1/snapsize-panel.1.gz applications/snapsize-panel.desktop $(COMPLETIONS) \
+	                             $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
 	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"
+	@echo "Or open the panel (the article's control in a window): snapsize-panel"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(DATADIR)/locale/*/LC_MESSAGES/snapsize.mo
 
-# A Debian binary package in .build/: `make install` into a staging root with PREFIX=/usr, then
-# scripts/build-deb.sh (Depends from dpkg-shlibdeps, dpkg-deb), then lintian.
+# Two Debian binary packages in .build/: `make install` into a staging root with PREFIX=/usr, then
+# scripts/build-deb.sh, which moves the panel's files (PANEL_FILES) into a package of their own, so that
+# the daemon and snapsizectl do not pull GTK (Depends from dpkg-shlibdeps, dpkg-deb), then lintian.
 deb: package-deps
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/deb/debian/snapsize
-	scripts/build-deb.sh .build/deb
-	lintian --fail-on error --tag-display-limit 0 .build/deb/snapsize_*.deb
+	PANEL_FILES="$(PANEL_FILES)" scripts/build-deb.sh .build/deb
+	lintian --fail-on error --tag-display-limit 0 .build/deb/snapsize_*.deb .build/deb/snapsize-panel_*.deb
 
 package-deps:
 	@$(MAKE) --no-print-directory deps

@@ -125,4 +125,26 @@ struct PanelDaemonTests {
         let circle = after.longestRun(of: after.at(track.x + 324, centre), above: track.y - 40)
         #expect((98...101).contains(circle), "\(theme): circle \(circle) px wide")
     }
+
+    @Test("in Arabic the track runs right to left as GtkScale's does: the smallest size at the right end")
+    func arabic() throws {
+        let locale = "ar_EG.UTF-8"
+        try #require(localeInstalled(locale), "\(locale) is not installed: `make test` makes it (make locales)")
+        _ = try compileCatalogs()
+        let desktop = try PanelDesktop()
+        let panel = try desktop.openPanel([], extraEnvironment: ["LANG": locale, "LC_ALL": locale, "LANGUAGE": ""])
+        try panel.press(at: 20)  // the left end: the largest size
+        #expect(desktop.daemonHas(shown: 4, previewing: true), "\(desktop.snapshot)")
+        try panel.move(to: 320)
+        #expect(desktop.daemonHas(shown: 0, previewing: true), "\(desktop.snapshot)")
+        try panel.release()
+        #expect(desktop.daemonHas(selected: 0, previewing: false) && panel.draws(thumb: 0), "\(desktop.snapshot)")
+        Thread.sleep(forTimeInterval: 0.2)
+        let image = try panel.screenshot()
+        let track = panel.track
+        let right = image.at(track.x + 324, track.y + track.height / 2), left = image.at(track.x + 12, track.y + track.height / 2)
+        #expect(!Pixels.close(right, left, tolerance: 40), "the thumb is drawn at the right end: \(right) \(left)")
+        try panel.key("Left")  // Left is larger on a right-to-left track
+        #expect(desktop.daemonHas(selected: 1), "\(desktop.snapshot)")
+    }
 }
