@@ -104,11 +104,11 @@ let package = Package(
         // none of its connections: libdbus is linked, never called).
         .target(name: "SnapPanel", dependencies: ["SnapCore", "SnapTexts", "SizeSelectorContract", "CGtk", "GtkShim"]),
         // Static Swift runtime, as snapsizectl (Debian has no Swift runtime package); GTK and GLib shared.
-        // --as-needed: gtk4's pkg-config names every library GTK itself links (pango, harfbuzz, graphene...);
-        // only those the panel calls are recorded, so its package depends on no more.
+        // (gtk4's pkg-config names every library GTK links, pango and graphene among them, before any flag
+        // given here, so --as-needed cannot drop them: dpkg-shlibdeps names them too, all of which
+        // libgtk-4-1 depends on anyway.)
         .executableTarget(name: "snapsize-panel", dependencies: ["SnapPanel"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now",
-                                                         "-Xlinker", "--as-needed"])]),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
