@@ -97,7 +97,8 @@ locales:
 # The benchmark (README, Performance): snapsized against the plain-C floor and the sd-bus and GDBus
 # peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state
 # files on tmpfs and one on disk, each server's figure and snapsized's ratio to each. Options:
-# ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder).
+# ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder);
+# then the panel's rows (snapsize-panel under Xvfb beside a plain GTK 4 window), or only those: ARGS=--panel.
 BENCH_CFLAGS := -O2 -Wall -Wextra
 bench: bench-programs
 	timeout 900 $(RELEASE)/snapsize-bench $(ARGS)
@@ -126,6 +127,7 @@ bench-programs: bench-deps
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-gdbus-peer Benchmarks/peers/gdbus-peer.c \
 	    $$(pkg-config --cflags --libs gio-2.0)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapcore-bench-c Benchmarks/core/index-at.c -lm
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-plain-gtk4 Benchmarks/panel/plain-gtk4.c $$(pkg-config --cflags --libs gtk4)
 	$(A11Y_LISTENER)
 
 # A libatspi client that listens for the slider's value events (make bench, make profile).

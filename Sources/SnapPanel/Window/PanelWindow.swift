@@ -167,6 +167,7 @@ final class PanelWindow {
     private func pointer(_ action: DragAction) {
         switch action {
         case .preview(let x):
+            trace.motion()
             if let now = previews.request(x) { sendPreview(now) }
         case .commit(let x):
             previews.dropWaiting()

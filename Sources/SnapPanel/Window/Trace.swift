@@ -55,6 +55,13 @@ final class Trace {
         line("problem \(name)")
     }
 
+    /// A pointer position the track turned into a preview (the press or a motion while dragging), with
+    /// the monotonic time in microseconds: `make bench` pairs it with the frame that shows its thumb.
+    func motion() {
+        guard enabled else { return }
+        line("motion \(g_get_monotonic_time())")
+    }
+
     func sent(_ member: String, _ x: Double?) {
         line("call \(member)" + (x.map { " \($0)" } ?? ""))
     }
