@@ -39,43 +39,39 @@ struct PanelBench {
         var latencies: [Double] = [], startups: [Double] = [], panelPSS: [Double] = [], plainPSS: [Double] = []
         for _ in 0..<Self.starts {
             let started = monotonicNow()
-            let child = try ChildProcess(panel, ["--trace"], environment: environment)
-            defer { child.terminate() }
-            guard waitUntil(timeout: 20, { Self.lines(child, "frame ").count > 0 && Self.track(child) != nil }),
-                  let first = Self.lines(child, "frame ").first.flatMap({ Self.time($0) }), let track = Self.track(child) else {
-                throw BenchError("snapsize-panel drew no frame: \(child.stderr)")
+            let panel = try PanelProcess(self.panel, environment: environment)
+            defer { panel.stop() }
+            guard let first = panel.lines.first(where: { $0.hasPrefix("frame ") }).flatMap(PanelProcess.time) else {
+                throw BenchError("snapsize-panel drew no frame")
             }
             startups.append((first - started) * 1000)
-            let window = try Self.window(of: child, environment)
-            func move(_ x: Int) throws {
-                try Self.xdotool(["mousemove", "--window", window, String(track[0] + x), String(track[1] + track[3] / 2)], environment)
-            }
-            try move(12)
-            try Self.xdotool(["mousedown", "1"], environment)
+            try panel.press(at: 12)
             for step in 0..<Self.moves {
                 let (x, index) = step % 2 == 0 ? (324, 4) : (12, 0)
-                let before = child.stdout.split(separator: "\n").count
-                try move(x)
+                let before = panel.lines.count
+                try panel.move(to: x)
                 var latency: Double?
                 waitUntil(timeout: 10, interval: 0.002) {
-                    let new = child.stdout.split(separator: "\n").dropFirst(before)
-                    guard let motion = new.first(where: { $0.hasPrefix("motion ") }).flatMap({ Self.time($0) }),
-                          let frame = new.first(where: { $0.hasPrefix("frame \(index) ") }).flatMap({ Self.time($0) }) else { return false }
+                    let new = panel.lines.dropFirst(before)
+                    guard let motion = new.first(where: { $0.hasPrefix("motion ") }).flatMap(PanelProcess.time),
+                          let frame = new.first(where: { $0.hasPrefix("frame \(index) ") }).flatMap(PanelProcess.time) else {
+                        return false
+                    }
                     latency = (frame - motion) * 1000
                     return true
                 }
                 guard let latency else { throw BenchError("no frame showed the thumb at \(index) after a move to \(x)") }
                 latencies.append(latency)
             }
-            try Self.xdotool(["mouseup", "1"], environment)
+            try panel.release()
             Thread.sleep(forTimeInterval: 0.5)
-            panelPSS.append(Self.pss(child.pid))
+            panelPSS.append(Self.pss(panel.child.pid))
 
             let anchor = try ChildProcess(plain, [], environment: environment)
             defer { anchor.terminate() }
-            let anchorWindow = try Self.window(of: anchor, environment)
+            let anchorWindow = try visibleWindow(of: anchor.pid, environment: environment)
             for step in 0..<Self.moves {
-                try Self.xdotool(["mousemove", "--window", anchorWindow, String(10 + step % 2 * 50), "20"], environment)
+                try xdotool(["mousemove", "--window", anchorWindow, String(10 + step % 2 * 50), "20"], environment: environment)
             }
             Thread.sleep(forTimeInterval: 0.5)
             plainPSS.append(Self.pss(anchor.pid))
@@ -104,37 +100,6 @@ struct PanelBench {
             if index == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
         return text
-    }
-
-    private static func lines(_ child: ChildProcess, _ prefix: String) -> [Substring] {
-        child.stdout.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-    }
-
-    /// The monotonic time (seconds) at the end of a trace line ("frame 2 663723103", in microseconds).
-    private static func time(_ line: Substring) -> Double? {
-        line.split(separator: " ").last.flatMap { Double($0) }.map { $0 / 1_000_000 }
-    }
-
-    private static func track(_ child: ChildProcess) -> [Int]? {
-        guard let line = lines(child, "track ").last else { return nil }
-        let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
-        return numbers.count == 4 && numbers[2] > 0 ? numbers : nil
-    }
-
-    private static func window(of child: ChildProcess, _ environment: [String: String]) throws -> String {
-        var found = ""
-        waitUntil(timeout: 20, interval: 0.05) {
-            found = (try? TestSupport.run("xdotool", ["search", "--onlyvisible", "--pid", String(child.pid)], environment: environment,
-                              timeout: 10))?.stdout.split(separator: "\n").first.map(String.init) ?? ""
-            return !found.isEmpty
-        }
-        guard !found.isEmpty else { throw BenchError("no visible window of pid \(child.pid)") }
-        return found
-    }
-
-    private static func xdotool(_ arguments: [String], _ environment: [String: String]) throws {
-        let result = try TestSupport.run("xdotool", arguments, environment: environment, timeout: 20)
-        guard result.status == 0 else { throw BenchError("xdotool \(arguments): \(result.stderr)") }
     }
 
     /// PSS in KiB (smaps_rollup).

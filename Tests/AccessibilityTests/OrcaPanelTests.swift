@@ -21,29 +21,16 @@ extension OrcaTests {
         let speech = SpeechLog(orca)
         var environment = fixture.stack.environment
         environment["NO_AT_BRIDGE"] = nil
-        let panel = try ChildProcess(panelPath, ["--trace"], environment: environment)
+        let panel = try PanelProcess(panelPath, environment: environment)
         defer {
             print("Orca transcripts, the panel (\(orcaVersion())):\n" + speech.report)
-            panel.terminate()
+            panel.stop()
             orca.stop()
         }
         func xdotool(_ arguments: [String]) throws {
-            let result = try run("xdotool", arguments, environment: environment, timeout: 20)
-            guard result.status == 0 else { throw TestFailure("xdotool \(arguments): \(result.stderr)") }
+            try TestSupport.xdotool(arguments, environment: environment)
         }
-        var trackLine: [Int] = []
-        #expect(waitUntil(timeout: 20) {
-            trackLine = panel.stdout.split(separator: "\n").last { $0.hasPrefix("track ") && !$0.hasSuffix(" 0 0") }
-                .map { $0.split(separator: " ").dropFirst().compactMap { Int($0) } } ?? []
-            return trackLine.count == 4
-        }, "the panel drew its track: \(panel.stdout) \(panel.stderr)")
-        let window = try run("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(panel.pid)],
-                             environment: environment, timeout: 20).stdout.split(separator: "\n").first.map(String.init) ?? ""
-        try #require(!window.isEmpty && trackLine.count == 4)
-        try xdotool(["windowfocus", "--sync", window])
-        func pointer(_ x: Int) -> [String] {
-            ["mousemove", "--window", window, String(trackLine[0] + x), String(trackLine[1] + trackLine[3] / 2)]
-        }
+        try panel.focus()
 
         // (1) Focus into the track: Tab to Smaller, then Shift+Tab back. The label and the size, once.
         speech.begin("panel 1 Tab, then Shift+Tab into the track")
@@ -64,12 +51,12 @@ extension OrcaTests {
 
         // (3) A drag from 168 to 324 and release: nothing during the preview, the commit once.
         speech.begin("panel 3 drag 168 -> 246 -> 324, release: 80 -> 100")
-        try xdotool(pointer(168) + ["mousedown", "1"])
-        try xdotool(pointer(246))
-        try xdotool(pointer(324))
+        try panel.press(at: 168)
+        try panel.move(to: 246)
+        try panel.move(to: 324)
         Thread.sleep(forTimeInterval: 1)
         #expect(speech.current.isEmpty, "nothing while previewing: \(speech.current)")
-        try xdotool(["mouseup", "1"])
+        try panel.release()
         #expect(speech.heard(["100 points"]), "\(speech.current)")
 
         // (4) A change from elsewhere (a key bound to snapsizectl) while the panel's track has focus: once.

@@ -39,8 +39,8 @@ final class PanelDesktop {
     @discardableResult
     func openPanel(_ arguments: [String] = [], extraEnvironment: [String: String] = [:], waitForTrack: Bool = true) throws -> Panel {
         guard let executable = productPath("snapsize-panel") else { throw TestFailure("snapsize-panel is not built") }
-        let panel = try Panel(executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
-                              display: display.display, waitForTrack: waitForTrack)
+        let panel = try PanelProcess(executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
+                                     waitForTrack: waitForTrack)
         // Without a window manager every window opens at the screen's corner: side by side instead.
         if !panels.isEmpty {
             try xdotool(["windowmove", "--sync", panel.window, String(640 * panels.count), "0"])
@@ -68,119 +68,13 @@ final class PanelDesktop {
     /// Runs xdotool on this display.
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {
-        let result = try run("xdotool", arguments, environment: environment, timeout: 20)
-        guard result.status == 0 else { throw TestFailure("xdotool \(arguments): \(result.stderr)") }
-        return result.stdout
+        try TestSupport.xdotool(arguments, environment: environment)
     }
 }
 
-/// One running `snapsize-panel --trace`.
-final class Panel {
-    let child: ChildProcess
-    let window: String
-    let environment: [String: String]
+typealias Panel = PanelProcess
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String], display: String, waitForTrack: Bool) throws {
-        self.environment = environment
-        child = try ChildProcess(executable, ["--trace"] + arguments, environment: environment)
-        let child = child
-        let mapped = waitUntil(timeout: 20, interval: 0.02) {
-            (!waitForTrack || (child.stdout.contains("\nframe ") && Panel.trackLine(child.stdout) != nil)) || !child.isRunning
-        }
-        guard mapped, child.isRunning else {
-            child.terminate()
-            throw TestFailure("snapsize-panel did not draw its track: \(child.stdout) \(child.stderr)")
-        }
-        var found = ""
-        waitUntil(timeout: 20, interval: 0.05) {
-            let result = try? run("xdotool", ["search", "--onlyvisible", "--pid", String(child.pid)], environment: environment, timeout: 10)
-            found = result?.stdout.split(separator: "\n").first.map(String.init) ?? ""
-            return !found.isEmpty
-        }
-        guard !found.isEmpty else {
-            child.terminate()
-            throw TestFailure("no visible window of snapsize-panel (pid \(child.pid))")
-        }
-        window = found
-    }
-
-    func stop() { child.terminate() }
-
-    static func trackLine(_ text: String) -> [Int]? {
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("track ") }) else { return nil }
-        let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
-        return numbers.count == 4 && numbers[2] > 0 ? numbers : nil
-    }
-
-    /// The track's rectangle in the window: x, y, width, height.
-    var track: (x: Int, y: Int, width: Int, height: Int) {
-        let numbers = Panel.trackLine(child.stdout) ?? [0, 0, 0, 0]
-        return (numbers[0], numbers[1], numbers[2], numbers[3])
-    }
-
-    var lines: [Substring] { child.stdout.split(separator: "\n") }
-
-    /// The thumb index of the newest frame drawn.
-    var drawnThumb: Int? {
-        lines.last { $0.hasPrefix("frame ") }.flatMap { Int($0.split(separator: " ")[1]) }
-    }
-
-    /// The newest "state" line's fields (shown, selected, previewing, smaller, larger, holder).
-    var shownState: [String: String] {
-        guard let line = lines.last(where: { $0.hasPrefix("state ") }) else { return [:] }
-        var fields: [String: String] = [:]
-        for pair in line.split(separator: " ").dropFirst() {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
-        return fields
-    }
-
-    /// Waits until a frame has drawn the thumb at `index`.
-    @discardableResult
-    func draws(thumb index: Int, timeout: Double = 10) -> Bool {
-        waitUntil(timeout: timeout, interval: 0.01) { self.drawnThumb == index }
-    }
-
-    /// Waits until the window's state line has `fields`.
-    @discardableResult
-    func shows(_ fields: [String: String], timeout: Double = 10) -> Bool {
-        waitUntil(timeout: timeout, interval: 0.01) { fields.allSatisfy { self.shownState[$0.key] == $0.value } }
-    }
-
-    func count(_ prefix: String) -> Int { lines.filter { $0.hasPrefix(prefix) }.count }
-
-    // MARK: The pointer and keys (xdotool), in track coordinates
-
-    private func xdotool(_ arguments: [String]) throws {
-        let result = try run("xdotool", arguments, environment: environment, timeout: 20)
-        guard result.status == 0 else { throw TestFailure("xdotool \(arguments): \(result.stderr)") }
-    }
-
-    /// Moves the pointer to track x (on the track's centre line).
-    func move(to x: Int) throws {
-        let track = track
-        try xdotool(["mousemove", "--window", window, String(track.x + x), String(track.y + track.height / 2)])
-    }
-
-    func press(at x: Int) throws {
-        try move(to: x)
-        try xdotool(["mousedown", "1"])
-    }
-
-    func release() throws { try xdotool(["mouseup", "1"]) }
-
-    /// Gives this window X input focus (without a window manager a click does not).
-    func focus() throws {
-        try xdotool(["windowfocus", "--sync", window])
-    }
-
-    /// Gives this window X input focus, then types `keys` (xdotool key names: Right, Home, Tab, Escape).
-    func key(_ keys: String...) throws {
-        try xdotool(["windowfocus", "--sync", window])
-        try xdotool(["key", "--delay", "30"] + keys)
-    }
-
+extension PanelProcess {
     /// The window as pixels (ImageMagick's import), rows of RGB.
     func screenshot() throws -> Pixels {
         let path = try makeTemporaryDirectory() + "/shot.ppm"
