@@ -23,4 +23,4 @@ for dir in tmp dev/shm proc; do
   fi
 done
 $swift build --build-tests
-SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios'
+SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios|OrcaTests/panelScenario'
