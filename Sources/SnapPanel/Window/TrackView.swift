@@ -181,7 +181,8 @@ final class TrackView {
         }
         if ticks.indices.contains(thumbIndex) {
             cairo.setSource(colors.accent)
-            cairo_arc(cairo, x(ticks[thumbIndex]), mid, inset, 0, 2 * Double.pi)
+            // Half a line inside the radius, so the outline at an end tick stays within the track.
+            cairo_arc(cairo, x(ticks[thumbIndex]), mid, inset - 0.5, 0, 2 * Double.pi)
             cairo_fill_preserve(cairo)
             // An outline in the text colour keeps the thumb visible on any accent (high contrast).
             cairo.setSource(colors.foreground)
