@@ -17,7 +17,9 @@ final class PanelDesktop {
 
     /// `daemon`: start snapsized now; `activatable`: the bus can start it (D-Bus activation).
     init(daemon: Bool = true, activatable: Bool = false) throws {
-        display = try VirtualDisplay()
+        // Xvfb -displayfd picks a free display number, but two servers starting at once on this shared
+        // machine can race for one and the loser hangs (seen once in a whole `swift test`): one more try.
+        display = try (try? VirtualDisplay(timeout: 15)) ?? VirtualDisplay()
         fixture = try DaemonFixture(startDaemon: daemon, activatable: activatable)
         client = try Connection(address: fixture.bus.address)
     }
