@@ -196,6 +196,9 @@ install: programs
 	                             $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done
+	# The menu entry starts the installed panel by its path, as the activation file does (~/.local/bin
+	# is not on every session's PATH).
+	sed -i 's|^Exec=.*|Exec=$(BINDIR)/snapsize-panel|' $(DESTDIR)$(DATADIR)/applications/snapsize-panel.desktop
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
 	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"
 	@echo "Or open the panel (the article's control in a window): snapsize-panel"

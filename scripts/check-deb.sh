@@ -129,7 +129,7 @@ LC_ALL=C readelf -d "$binary" | grep -q "BIND_NOW" || fail "snapsize-panel is no
 # --help needs no display: it runs unpacked on any machine.
 env -i PATH=/usr/bin:/bin "$binary" --help | grep -q -- "--grab" || fail "snapsize-panel --help did not give its usage"
 desktop=$work/panel/usr/share/applications/snapsize-panel.desktop
-grep -qx "Exec=snapsize-panel" "$desktop" || fail "the desktop entry does not start snapsize-panel"
+grep -qx "Exec=/usr/bin/snapsize-panel" "$desktop" || fail "the desktop entry does not start /usr/bin/snapsize-panel"
 for lang in $(ls po/*.po 2>/dev/null | xargs -n1 basename | sed 's/\.po$//'); do
     grep -q "^Name\[$lang\]=" "$desktop" || fail "the desktop entry has no $lang name"
 done

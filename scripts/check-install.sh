@@ -18,6 +18,8 @@ for prefix in /usr /opt/snapsize; do
     file "$stage$prefix/bin/snapsizectl" | grep -q "not stripped" && fail "snapsizectl was installed unstripped"
     grep -qx "Exec=$prefix/bin/snapsized" "$stage$prefix/share/dbus-1/services/org.snapsize.SizeSelector1.service" \
         || fail "the activation file does not point at $prefix/bin/snapsized"
+    grep -qx "Exec=$prefix/bin/snapsize-panel" "$stage$prefix/share/applications/snapsize-panel.desktop" \
+        || fail "the panel's menu entry does not start $prefix/bin/snapsize-panel"
     make --no-print-directory -s uninstall PREFIX=$prefix DESTDIR="$stage" > /dev/null
     left=$(find "$stage" -type f)
     [ -z "$left" ] || fail "PREFIX=$prefix: make uninstall left: $left"

@@ -4,7 +4,8 @@ import TestSupport
 /// `make bench`'s panel rows: snapsize-panel under Xvfb against the real snapsized on a private bus,
 /// driven with a real pointer (xdotool), beside a plain GTK 4 window (Benchmarks/panel/plain-gtk4.c):
 /// pointer motion -> the frame that shows the new thumb (p50, p99; the panel's own clock on both ends,
-/// from its --trace lines), start -> first frame, and PSS after a drag session.
+/// from its --trace lines), start -> first frame (the window is shown with the daemon's first answer, so
+/// this holds GetAll's round trip), and PSS after a drag session.
 struct PanelBench {
     /// The target for motion -> frame: within one frame at 60 Hz.
     static let frameBudgetMilliseconds = 1000.0 / 60
