@@ -143,7 +143,9 @@ bench-core: deps
 # staging) puts the stripped binaries in bin/, the D-Bus activation file and the systemd user unit where
 # the session looks for them (pointing at the installed binary, so a plain `gdbus call` starts it), the
 # man pages, the bash, zsh and fish completions and the translations under share/. `make uninstall`
-# removes exactly those files. Both programs link the Swift runtime statically.
+# removes exactly those files. The three programs (snapsized, snapsizectl, snapsize-panel) link the
+# Swift runtime statically. The panel's menu entry names it by its installed path, as the activation
+# file names snapsized (~/.local/bin is not on every session's PATH).
 DESTDIR    ?=
 BINDIR      = $(PREFIX)/bin
 DATADIR     = $(PREFIX)/share
@@ -196,8 +198,6 @@ install: programs
 	                             $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done
-	# The menu entry starts the installed panel by its path, as the activation file does (~/.local/bin
-	# is not on every session's PATH).
 	sed -i 's|^Exec=.*|Exec=$(BINDIR)/snapsize-panel|' $(DESTDIR)$(DATADIR)/applications/snapsize-panel.desktop
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
 	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"

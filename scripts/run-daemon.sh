@@ -16,7 +16,9 @@ open_panel() {
     (for _ in $(seq 100); do
          if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.NameHasOwner string:org.snapsize.SizeSelector1 2>/dev/null | grep -q "boolean true"; then
-             DISPLAY=$display WAYLAND_DISPLAY=$wayland exec "$bin/snapsize-panel"
+             [ -z "$display" ] || export DISPLAY="$display"
+             [ -z "$wayland" ] || export WAYLAND_DISPLAY="$wayland"
+             exec "$bin/snapsize-panel"
          fi
          sleep 0.1
      done) &
