@@ -79,7 +79,9 @@ struct PanelDaemonTests {
         #expect(waitUntil(timeout: 10) { panel.lines.contains("problem vanished") }, "\(panel.child.stdout)")
         // A new snapsized (not the panel's doing: started by hand) starts at 60 (no state file): shown at once.
         try desktop.fixture.start()
+        let owned = Date()
         #expect(panel.shows(["selected": "2"]) && panel.draws(thumb: 2), "\(panel.child.stdout)")
+        print("the panel followed the restarted snapsized \(String(format: "%.3f", Date().timeIntervalSince(owned))) s after it owned its name")
         #expect(panel.child.isRunning)
     }
 
