@@ -97,6 +97,19 @@ struct PanelDaemonTests {
         #expect(panel.shows(["selected": "2"]) && panel.draws(thumb: 2), "\(panel.child.stdout)")
     }
 
+    @Test("a daemon that does not answer (stopped): the window shows anyway, and follows once it answers")
+    func daemonNotAnswering() throws {
+        let desktop = try PanelDesktop()
+        let daemon = try #require(desktop.fixture.daemon)
+        kill(daemon.pid, SIGSTOP)
+        defer { kill(daemon.pid, SIGCONT) }
+        let panel = try desktop.openPanel(waitForTrack: false)  // waits for its window to be visible
+        #expect(panel.drawnThumb == nil || panel.shownState.isEmpty, "\(panel.child.stdout)")
+        kill(daemon.pid, SIGCONT)
+        #expect(panel.shows(["selected": "2"]) && panel.draws(thumb: 2), "\(panel.child.stdout)")
+        #expect(panel.track.width == 336, "\(panel.track)")
+    }
+
     @Test("pixels: the thumb at the shown index, the circle at the committed size, default and high-contrast theme",
           arguments: ["", "Default-hc"])
     func pixels(theme: String) throws {

@@ -92,10 +92,18 @@ final class PanelWindow {
         }, context)
     }
 
+    /// How long the window waits for the daemon's first answer before it shows itself anyway (a bus
+    /// that does not answer must not leave the person with nothing on screen).
+    static let presentWithoutAnswerMilliseconds: guint = 1000
+
     /// Connects to the daemon; the window is shown with its first answer (or failure), laid out for
     /// the daemon's track: without a window manager, an X11 window keeps the size it was first shown at.
     func open() {
         trace.started(window: window, track: track.widget)
+        g_timeout_add(Self.presentWithoutAnswerMilliseconds, { data in
+            MainActor.assumeIsolated { PanelWindow.from(data).present() }
+            return 0  // G_SOURCE_REMOVE
+        }, context)
         do {
             let link = try DaemonLink { [unowned self] in self.daemon($0) }
             self.link = link

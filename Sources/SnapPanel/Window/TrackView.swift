@@ -46,6 +46,9 @@ final class TrackView {
         gtk_drawing_area_set_draw_func(shim_drawing_area(widget), { _, cairo, _, _, data in
             MainActor.assumeIsolated { TrackView.from(data).draw(cairo!) }
         }, context, nil)
+        // The standard track until the daemon gives its own, so a window shown before its answer is laid out.
+        gtk_drawing_area_set_content_width(shim_drawing_area(widget), Int32(trackWidth))
+        gtk_drawing_area_set_content_height(shim_drawing_area(widget), Int32(Self.height))
         connectPointer()
         connectKeys()
     }
