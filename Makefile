@@ -19,10 +19,11 @@ export ACTIVATION_FILE := $(BUS_NAME).service
 # libsqlite3-0, libncurses6), tzdata and pkg-config. Left out: git, libedit, libpython3 and uuid-dev,
 # which only lldb, the REPL or fetching packages need.
 TOOLCHAIN_DEPS := binutils libc6-dev libgcc-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 tzdata pkg-config
-# Building snapsize: the C libraries behind its system-library targets; msgfmt (gettext) for po/;
+# Building snapsize: the C libraries behind its system-library targets (GTK 4's for the panel); msgfmt (gettext) for po/;
 # libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a), linked into snapsized (Package.swift).
-BUILD_DEPS := $(TOOLCHAIN_DEPS) libdbus-1-dev gettext libstdc++-12-dev
-# `make run`: the buses the daemon serves on (dbus-send checks for a session bus).
+BUILD_DEPS  = $(TOOLCHAIN_DEPS) libdbus-1-dev gettext libstdc++-12-dev $(PANEL_BUILD_DEPS)
+# `make run`: the buses the daemon serves on (dbus-send checks for a session bus); the panel's GTK 4
+# comes with its headers.
 RUN_DEPS   := dbus-daemon dbus-bin at-spi2-core
 # `make test`: a C compiler (the gdbus-codegen test compiles a client; the AT-SPI listener), libatspi's
 # headers (the in-process AT-SPI client), the real clients the tests drive (pyatspi, dogtail, Orca on
@@ -31,6 +32,10 @@ RUN_DEPS   := dbus-daemon dbus-bin at-spi2-core
 TEST_DEPS  := gcc libatspi2.0-dev valgrind procps libglib2.0-bin systemd python3-pyatspi gir1.2-atspi-2.0 \
               python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales \
               qtbase5-dev-tools libglib2.0-dev-bin
+# The panel (snapsize-panel, GTK 4): its build needs GTK's headers; its tests drive a real pointer
+# (xdotool) and take screenshots (ImageMagick's import) under Xvfb.
+PANEL_BUILD_DEPS := libgtk-4-dev
+PANEL_TEST_DEPS  := xdotool imagemagick
 # `make deb`, `make install` and their checks.
 PACKAGE_DEPS := file man-db bash-completion zsh fish dpkg-dev lintian
 # `snapsizectl keys` and its tests (KeysTests): GNOME's keybinding schemas, whose defaults the suggested
@@ -50,7 +55,8 @@ TEST_LOCALES := pt_BR zh_CN ar_EG ko_KR fr_FR
 .PHONY: run test test-orca48 stress build-deps run-deps test-deps stress-deps deps-list bench-deps build bench bench-programs profile profile-check bench-core programs install uninstall deb package-deps clean \
         pot catalogs locales
 
-# The main job: snapsized in the foreground (with private buses when the machine has none).
+# The main job: snapsized in the foreground (with private buses when the machine has none), and the
+# panel (snapsize-panel) beside it when there is a display (DISPLAY or WAYLAND_DISPLAY).
 run: run-deps
 	$(SWIFT) build -c release
 	@$(MAKE) --no-print-directory catalogs
@@ -124,7 +130,8 @@ locales:
 # The benchmark (docs/PERFORMANCE.md): snapsized against the plain-C floor and the sd-bus and GDBus
 # peers on one private bus, side by side, in rounds of fresh processes; prints one table with the state
 # files on tmpfs and one on disk, each server's figure and snapsized's ratio to each. Options:
-# ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder).
+# ARGS=--json, ARGS='--rounds 21', ARGS='--media tmpfs', ARGS='--state-dir /home/me/tmp' (the disk folder);
+# then the panel's rows (snapsize-panel under Xvfb beside a plain GTK 4 window), or only those: ARGS=--panel.
 BENCH_CFLAGS := -O2 -Wall -Wextra
 bench: bench-programs
 	timeout 900 $(RELEASE)/snapsize-bench $(ARGS)
@@ -153,6 +160,7 @@ bench-programs: bench-deps
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-gdbus-peer Benchmarks/peers/gdbus-peer.c \
 	    $$(pkg-config --cflags --libs gio-2.0)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapcore-bench-c Benchmarks/core/index-at.c -lm
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-plain-gtk4 Benchmarks/panel/plain-gtk4.c $$(pkg-config --cflags --libs gtk4)
 	$(A11Y_LISTENER)
 
 # A libatspi client that listens for the slider's value events (make bench, make profile).
@@ -168,7 +176,9 @@ bench-core: build-deps
 # staging) puts the stripped binaries in bin/, the D-Bus activation file and the systemd user unit where
 # the session looks for them (pointing at the installed binary, so a plain `gdbus call` starts it), the
 # man pages, the bash, zsh and fish completions and the translations under share/. `make uninstall`
-# removes exactly those files. Both programs link the Swift runtime statically.
+# removes exactly those files. The three programs (snapsized, snapsizectl, snapsize-panel) link the
+# Swift runtime statically. The panel's menu entry names it by its installed path, as the activation
+# file names snapsized (~/.local/bin is not on every session's PATH).
 DESTDIR    ?=
 BINDIR      = $(PREFIX)/bin
 DATADIR     = $(PREFIX)/share
@@ -184,46 +194,61 @@ COMPLETIONS = bash-completion/completions/snapsizectl bash-completion/completion
 MANPAGES    = man/man1/snapsizectl.1.gz man/man1/snapsized.1.gz
 # The user guide (GUIDE.md): first steps, keyboard shortcuts on GNOME, KDE Plasma and window managers.
 DOCS        = doc/snapsize/GUIDE.md.gz
+# The panel: its program, its man page and its entry in the desktop's application list (translated
+# from po/ by msgfmt --desktop). `make deb` puts them in a package of their own, snapsize-panel.
+PANEL_FILES = bin/snapsize-panel share/man/man1/snapsize-panel.1.gz share/applications/snapsize-panel.desktop
 INSTALLED   = $(BINDIR)/snapsized $(BINDIR)/snapsizectl \
               $(DATADIR)/dbus-1/services/$(ACTIVATION_FILE) $(USERUNITDIR)/snapsized.service \
-              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS))
+              $(addprefix $(DATADIR)/,$(MANPAGES) $(COMPLETIONS) $(DOCS)) $(addprefix $(PREFIX)/,$(PANEL_FILES))
 
 # The two programs (no $$ORIGIN run path: nothing is loaded from beside them) and the generated files.
 programs: build-deps
 	$(SWIFT) build -c release --disable-local-rpath --product snapsized
 	$(SWIFT) build -c release --disable-local-rpath --product snapsizectl
 	$(SWIFT) build -c release --disable-local-rpath --product snapsize-docs
+	$(SWIFT) build -c release --disable-local-rpath --product snapsize-panel
 	rm -rf $(GENERATED)
 	LC_ALL=C.UTF-8 LANGUAGE= $(RELEASE)/snapsize-docs $(GENERATED) --guide=$(DATADIR)/$(DOCS)
+	cp packaging/panel/snapsize-panel.1 $(GENERATED)/man/man1/
 	gzip -9n $(GENERATED)/man/man1/*.1
+	mkdir -p $(GENERATED)/po $(GENERATED)/applications && cp po/*.po $(GENERATED)/po/ && echo $(LANGUAGES) > $(GENERATED)/po/LINGUAS
+	msgfmt --desktop --template=packaging/panel/snapsize-panel.desktop -d $(GENERATED)/po \
+	    -o $(GENERATED)/applications/snapsize-panel.desktop
+	rm -rf $(GENERATED)/po
 	mkdir -p $(GENERATED)/doc/snapsize && gzip -9nc GUIDE.md > $(GENERATED)/$(DOCS)
 	@$(MAKE) --no-print-directory catalogs LOCALEDIR=$(GENERATED)/locale
 
 install: programs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(USERUNITDIR)
-	install -s -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(DESTDIR)$(BINDIR)/
+	install -s -m 755 $(RELEASE)/snapsized $(RELEASE)/snapsizectl $(RELEASE)/snapsize-panel $(DESTDIR)$(BINDIR)/
 	sed 's|^Exec=.*|Exec=$(BINDIR)/snapsized|' dbus/$(ACTIVATION_FILE) \
 	    > $(DESTDIR)$(DATADIR)/dbus-1/services/$(ACTIVATION_FILE)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/snapsized|' dbus/snapsized.service \
 	    > $(DESTDIR)$(USERUNITDIR)/snapsized.service
 	chmod 644 $(DESTDIR)$(DATADIR)/dbus-1/services/$(ACTIVATION_FILE) $(DESTDIR)$(USERUNITDIR)/snapsized.service
-	cd $(GENERATED) && for file in $(MANPAGES) $(COMPLETIONS) $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
+	cd $(GENERATED) && for file in $(MANPAGES) man/man1/snapsize-panel.1.gz applications/snapsize-panel.desktop $(COMPLETIONS) \
+	                             $(DOCS) $$(find locale -name '*.mo' 2>/dev/null); do \
 	  install -D -m 644 $$file $(DESTDIR)$(DATADIR)/$$file || exit 1; \
 	done
+	sed -i 's|^Exec=.*|Exec=$(BINDIR)/snapsize-panel|' $(DESTDIR)$(DATADIR)/applications/snapsize-panel.desktop
 	@echo "Installed. Try: gdbus call --session --dest org.snapsize.SizeSelector1 \\"
 	@echo "  --object-path /org/snapsize/SizeSelector1 --method org.snapsize.SizeSelector1.Increment"
+	@echo "Or open the panel (the article's control in a window): snapsize-panel"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(DATADIR)/locale/*/LC_MESSAGES/snapsize.mo
 
-# A Debian binary package in .build/: `make install` into a staging root with PREFIX=/usr, then
-# scripts/build-deb.sh (Depends from dpkg-shlibdeps, dpkg-deb), then lintian.
+# Two Debian binary packages in .build/: `make install` into a staging root with PREFIX=/usr, then
+# scripts/build-deb.sh, which moves the panel's files (PANEL_FILES) into a package of their own, so that
+# the daemon and snapsizectl do not pull GTK (Depends from dpkg-shlibdeps, dpkg-deb), then lintian.
 deb: package-deps
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/deb/debian/snapsize
-	scripts/build-deb.sh .build/deb
-	lintian --fail-on error --tag-display-limit 0 .build/deb/snapsize_*.deb
+	PANEL_FILES="$(PANEL_FILES)" scripts/build-deb.sh .build/deb
+	lintian --fail-on error --tag-display-limit 0 .build/deb/snapsize_*.deb .build/deb/snapsize-panel_*.deb
 
+# `make test` builds, runs, tests and packages.
+TESTING_DEPS = $(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(KEYS_TEST_DEPS) $(PANEL_TEST_DEPS) $(PACKAGE_DEPS)
 # Each installs only what is missing, so a machine that has everything is never touched.
 build-deps:
 	@$(call install-missing,$(BUILD_DEPS))
@@ -232,13 +257,13 @@ run-deps:
 package-deps:
 	@$(call install-missing,$(BUILD_DEPS) $(PACKAGE_DEPS))
 test-deps:
-	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(KEYS_TEST_DEPS) $(PACKAGE_DEPS))
+	@$(call install-missing,$(TESTING_DEPS))
 bench-deps:
-	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(KEYS_TEST_DEPS) $(PACKAGE_DEPS) $(BENCH_DEPS))
+	@$(call install-missing,$(TESTING_DEPS) $(BENCH_DEPS))
 stress-deps:
-	@$(call install-missing,$(BUILD_DEPS) $(RUN_DEPS) $(TEST_DEPS) $(KEYS_TEST_DEPS) $(PACKAGE_DEPS) $(STRESS_DEPS))
+	@$(call install-missing,$(TESTING_DEPS) $(STRESS_DEPS))
 deps-list:
-	@printf '%s\n' "build:   $(BUILD_DEPS)" "run:     $(RUN_DEPS)" "test:    $(TEST_DEPS) $(KEYS_TEST_DEPS)" \
+	@printf '%s\n' "build:   $(BUILD_DEPS)" "run:     $(RUN_DEPS)" "test:    $(TEST_DEPS) $(KEYS_TEST_DEPS) $(PANEL_TEST_DEPS)" \
 	    "package: $(PACKAGE_DEPS)" "bench:   $(BENCH_DEPS)" "stress:  $(STRESS_DEPS)"
 
 # $(1): packages, installed without their recommended packages.

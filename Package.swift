@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "snapsizectl", targets: ["snapsizectl"]),
         .executable(name: "snapcore-bench", targets: ["snapcore-bench"]),
         .executable(name: "snapsize-bench", targets: ["snapsize-bench"]),
+        .executable(name: "snapsize-panel", targets: ["snapsize-panel"]),
     ],
     targets: [
         // Pure Swift: the snapping rules and the selection state machine. No Foundation, no C.
@@ -101,6 +102,22 @@ let package = Package(
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapCore", "SnapTexts"]),
         .executableTarget(name: "snapsize-docs", dependencies: ["SnapDocs"]),
 
+        // GTK 4 as a system library, and the C it takes to use it from Swift: signal connections (macros),
+        // GObject casts, variadic constructors and GVariant builders. Only the panel links GTK, so the
+        // daemon and the CLI stay free of it (their Debian package does not pull it in).
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(name: "GtkShim", dependencies: ["CGtk"]),
+        // The article's control on screen: a GTK 4 window drawing what the daemon reports, through GDBus on
+        // GTK's main loop. SizeSelectorContract gives it the contract's names and decoders (DBusKit's values,
+        // none of its connections: libdbus is linked, never called).
+        .target(name: "SnapPanel", dependencies: ["SnapCore", "SnapTexts", "SizeSelectorContract", "CGtk", "GtkShim"]),
+        // Static Swift runtime, as snapsizectl (Debian has no Swift runtime package); GTK and GLib shared.
+        // (gtk4's pkg-config names every library GTK links, pango and graphene among them, before any flag
+        // given here, so --as-needed cannot drop them: dpkg-shlibdeps names them too, all of which
+        // libgtk-4-1 depends on anyway.)
+        .executableTarget(name: "snapsize-panel", dependencies: ["SnapPanel"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
+
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
@@ -119,6 +136,9 @@ let package = Package(
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
         .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        // The panel: its pointer rules without a display, and the window itself under Xvfb with a real
+        // pointer (xdotool) against the real daemon on a private bus.
+        .testTarget(name: "SnapPanelTests", dependencies: ["SnapPanel", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         // Everything that starts snapsized (as a child process, on a private bus) and talks to it.
         .testTarget(name: "SnapsizedTests", dependencies: ["SnapService", "SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract",
                                                            "SystemCalls", "TestSupport"]),

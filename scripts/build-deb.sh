@@ -1,14 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # scripts/build-deb.sh DIR: turns the staged install in DIR/debian/snapsize (make install PREFIX=/usr
-# DESTDIR=DIR/debian/snapsize) into DIR/snapsize_VERSION_ARCH.deb with dpkg-deb. Depends comes from
-# dpkg-shlibdeps over the two programs; the control text is packaging/control.
+# DESTDIR=DIR/debian/snapsize) into DIR/snapsize_VERSION_ARCH.deb and DIR/snapsize-panel_VERSION_ARCH.deb
+# with dpkg-deb: the files named in PANEL_FILES (paths under /usr, the Makefile's list) move to the
+# second package, so that the daemon's does not pull GTK. Depends comes from dpkg-shlibdeps over each
+# package's programs; the control texts are packaging/control and packaging/panel/control.
 set -eu
 dir=$(cd "$1" && pwd)
 root=$dir/debian/snapsize
+panel=$dir/debian/snapsize-panel
 here=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n 's/^public let snapsizeVersion = "\(.*\)"$/\1/p' "$here/Sources/SnapSettings/Version.swift")
 arch=$(dpkg --print-architecture)
+
+for file in ${PANEL_FILES:?names the files of the panel package}; do
+    install -d -m 755 "$(dirname "$panel/usr/$file")"
+    mv "$root/usr/$file" "$panel/usr/$file"
+done
+rmdir --ignore-fail-on-non-empty "$root/usr/share/applications"
 
 # What Debian wants beside the programs: the copyright and a changelog (a native package's).
 doc=$root/usr/share/doc/snapsize
@@ -18,9 +27,18 @@ date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct
 printf 'snapsize (%s) unstable; urgency=medium\n\n  * Built by make deb from the snapsize sources.\n\n -- snapsize developers <snapsize@example.org>  %s\n' \
     "$version" "$date" | gzip -9n > "$doc/changelog.gz"
 chmod 644 "$doc/changelog.gz"
+# The panel's: the same changelog; a copyright file with its own header and the licences it carries
+# (packaging/copyright's stanzas for Apache-2.0 and the Swift exception, not copied twice).
+panel_doc=$panel/usr/share/doc/snapsize-panel
+install -d -m 755 "$panel_doc"
+install -m 644 "$doc/changelog.gz" "$panel_doc/changelog.gz"
+{ cat "$here/packaging/panel/copyright-header"
+  awk -v RS= '/^License: Apache-2.0(\n| with Swift-exception\n)/ { printf "\n%s\n", $0 }' "$here/packaging/copyright"
+} > "$panel_doc/copyright"
+chmod 644 "$panel_doc/copyright"
 
 # dpkg-shlibdeps reads debian/control from the current directory, and the package's files from debian/snapsize.
-printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n' > "$dir/debian/control"
+printf 'Source: snapsize\n\nPackage: snapsize\nArchitecture: any\n\nPackage: snapsize-panel\nArchitecture: any\n' > "$dir/debian/control"
 depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize/usr/bin/snapsized debian/snapsize/usr/bin/snapsizectl | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # snapsized's packed relative relocations (DT_RELR) need glibc 2.36; the loader says so through the
@@ -49,3 +67,16 @@ chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 find "$root" -type d -exec chmod 755 {} +
 
 dpkg-deb --root-owner-group -Zxz --build "$root" "$dir/snapsize_${version}_${arch}.deb"
+
+# snapsize-panel: Depends on the daemon's package of the same version (the panel is its client, and the
+# translations it speaks with are there) and on what dpkg-shlibdeps finds (GTK 4, GLib, libc...).
+panel_depends=$(cd "$dir" && dpkg-shlibdeps -O debian/snapsize-panel/usr/bin/snapsize-panel | sed -n 's/^shlibs:Depends=//p')
+case $panel_depends in *libgtk-4-1*) ;; *) echo "build-deb: snapsize-panel's Depends lacks libgtk-4-1: $panel_depends" >&2; exit 1 ;; esac
+install -d -m 755 "$panel/DEBIAN"
+size=$(du -sk --exclude=DEBIAN "$panel" | cut -f1)
+sed -e "s/@VERSION@/$version/g" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$panel_depends/" \
+    "$here/packaging/panel/control" > "$panel/DEBIAN/control"
+(cd "$panel" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$panel/DEBIAN/md5sums"
+chmod 644 "$panel/DEBIAN/control" "$panel/DEBIAN/md5sums"
+find "$panel" -type d -exec chmod 755 {} +
+dpkg-deb --root-owner-group -Zxz --build "$panel" "$dir/snapsize-panel_${version}_${arch}.deb"

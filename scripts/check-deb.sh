@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# scripts/check-deb.sh DEB: the package as a user gets it (run by `make test` after `make deb`).
+# scripts/check-deb.sh DEB: the package as a user gets it (run by `make test` after `make deb`), and
+# the snapsize-panel package built beside it (the second half of this file).
 # Unpacks it with dpkg -x; checks every file it must carry, that ldd finds only libraries owned by
 # Debian packages (no Swift runtime, nothing missing), that the unpacked programs run (--version),
 # that man renders its pages without warnings, and that bash-completion's own loader finds the
@@ -28,6 +29,8 @@ done
 depends=$(dpkg-deb --field "$deb" Depends)
 case $depends in *libdbus-1-3*) ;; *) fail "Depends lacks libdbus-1-3: $depends" ;; esac
 case $depends in *swift*) fail "Depends names a Swift package: $depends" ;; esac
+case $depends in *gtk*) fail "the daemon's package depends on GTK, which only snapsize-panel needs: $depends" ;; esac
+grep -q "snapsize-panel" "$work/contents" && fail "the daemon's package carries the panel's files: $(grep snapsize-panel "$work/contents")"
 case $depends in *"libc6 (>= 2.36)"*) ;; *) fail "Depends lacks libc6 (>= 2.36), which DT_RELR needs: $depends" ;; esac
 # snapsized carries the C++ runtime statically (libstdc++, libgcc): Built-Using names its source, and
 # nothing else (libdbus is shared, so that Debian's security updates reach the daemon).
@@ -106,3 +109,38 @@ offered=$(XDG_DATA_DIRS=$work/root/usr/share bash --norc -c '
     echo "${COMPREPLY[@]}"') || fail "bash-completion did not load the snapsizectl completion from the package"
 [ "$offered" = "status" ] || fail "bash completed 'snapsizectl stat' to '$offered'"
 echo "check-deb: $(basename "$deb") is complete, links only Debian libraries, and runs unpacked"
+
+# snapsize-panel: its own package, depending on this snapsize and on GTK 4; the same checks of its program.
+panel_deb=$(ls "$(dirname "$deb")"/snapsize-panel_*.deb 2>/dev/null | head -1)
+[ -n "$panel_deb" ] || fail "no snapsize-panel package beside $deb (make deb builds both)"
+dpkg-deb --contents "$panel_deb" | awk '{print $6}' > "$work/panel-contents"
+for path in usr/bin/snapsize-panel usr/share/applications/snapsize-panel.desktop usr/share/man/man1/snapsize-panel.1.gz \
+            usr/share/doc/snapsize-panel/copyright usr/share/doc/snapsize-panel/changelog.gz; do
+    grep -qx "./$path" "$work/panel-contents" || fail "snapsize-panel lacks /$path"
+done
+panel_depends=$(dpkg-deb --field "$panel_deb" Depends)
+case $panel_depends in *"snapsize (= $(dpkg-deb --field "$deb" Version))"*) ;; *) fail "snapsize-panel does not depend on this snapsize: $panel_depends" ;; esac
+case $panel_depends in *libgtk-4-1*) ;; *) fail "snapsize-panel's Depends lacks libgtk-4-1: $panel_depends" ;; esac
+case $panel_depends in *swift*) fail "snapsize-panel's Depends names a Swift package: $panel_depends" ;; esac
+lintian_tags=$(lintian --tag-display-limit 0 "$panel_deb" 2>&1) || true
+echo "$lintian_tags" | grep -E "^[EW]: " && fail "lintian reports errors or warnings for snapsize-panel"
+dpkg -x "$panel_deb" "$work/panel"
+binary=$work/panel/usr/bin/snapsize-panel
+file "$binary" | grep -q "stripped" && ! file "$binary" | grep -q "not stripped" || fail "snapsize-panel is not stripped"
+ldd "$binary" > "$work/ldd" || fail "ldd snapsize-panel failed"
+grep -q "not found" "$work/ldd" && fail "snapsize-panel: a library is missing: $(grep 'not found' "$work/ldd")"
+grep -qi "swift" "$work/ldd" && fail "snapsize-panel links a Swift library dynamically: $(grep -i swift "$work/ldd")"
+grep -q "libgtk-4.so.1 => /" "$work/ldd" || fail "snapsize-panel does not load the system's GTK 4"
+LC_ALL=C readelf -h "$binary" | grep -Eq "Type: +DYN" || fail "snapsize-panel is not position-independent"
+LC_ALL=C readelf -d "$binary" | grep -q "BIND_NOW" || fail "snapsize-panel is not linked -z now"
+# --help needs no display: it runs unpacked on any machine.
+env -i PATH=/usr/bin:/bin "$binary" --help | grep -q -- "--grab" || fail "snapsize-panel --help did not give its usage"
+desktop=$work/panel/usr/share/applications/snapsize-panel.desktop
+grep -qx "Exec=/usr/bin/snapsize-panel" "$desktop" || fail "the desktop entry does not start /usr/bin/snapsize-panel"
+for lang in $(ls po/*.po 2>/dev/null | xargs -n1 basename | sed 's/\.po$//'); do
+    grep -q "^Name\[$lang\]=" "$desktop" || fail "the desktop entry has no $lang name"
+done
+warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z \
+    "$work/panel/usr/share/man/man1/snapsize-panel.1.gz" 2>&1 > /dev/null)
+[ -z "$warnings" ] || fail "man warns about snapsize-panel.1: $warnings"
+echo "check-deb: $(basename "$panel_deb") is complete, depends on snapsize and GTK 4, and runs unpacked"

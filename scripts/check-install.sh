@@ -12,12 +12,15 @@ for prefix in /usr /opt/snapsize; do
     for path in bin/snapsized bin/snapsizectl share/dbus-1/services/$ACTIVATION_FILE \
                 $unit/snapsized.service share/man/man1/snapsizectl.1.gz share/man/man1/snapsized.1.gz \
                 share/bash-completion/completions/snapsizectl share/zsh/vendor-completions/_snapsizectl \
-                share/fish/vendor_completions.d/snapsizectl.fish share/doc/snapsize/GUIDE.md.gz; do
+                share/fish/vendor_completions.d/snapsizectl.fish share/doc/snapsize/GUIDE.md.gz \
+                bin/snapsize-panel share/man/man1/snapsize-panel.1.gz share/applications/snapsize-panel.desktop; do
         [ -f "$stage$prefix/$path" ] || fail "PREFIX=$prefix: $prefix/$path was not installed under DESTDIR"
     done
     file "$stage$prefix/bin/snapsizectl" | grep -q "not stripped" && fail "snapsizectl was installed unstripped"
     grep -qx "Exec=$prefix/bin/snapsized" "$stage$prefix/share/dbus-1/services/$ACTIVATION_FILE" \
         || fail "the activation file does not point at $prefix/bin/snapsized"
+    grep -qx "Exec=$prefix/bin/snapsize-panel" "$stage$prefix/share/applications/snapsize-panel.desktop" \
+        || fail "the panel's menu entry does not start $prefix/bin/snapsize-panel"
     make --no-print-directory -s uninstall PREFIX=$prefix DESTDIR="$stage" > /dev/null
     left=$(find "$stage" -type f)
     [ -z "$left" ] || fail "PREFIX=$prefix: make uninstall left: $left"

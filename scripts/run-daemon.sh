@@ -3,12 +3,32 @@
 # On a machine without a session bus (a fresh headless box) it first starts a private session bus
 # and an accessibility bus, prints the address to use from a second terminal, and stops them
 # (by PID, nothing else) when snapsized ends or on Ctrl-C.
+# With a display (DISPLAY or WAYLAND_DISPLAY), the panel (snapsize-panel) opens beside it.
 set -eu
 bin=${RELEASE:-.build/release}
+display=${DISPLAY:-} wayland=${WAYLAND_DISPLAY:-}
+
+# Starts the panel in the background once snapsized owns its name (so that the bus does not activate
+# an installed snapsized for it), on the display the script was given; its PID in $panel.
+panel=""
+open_panel() {
+    [ -n "$display$wayland" ] && [ -x "$bin/snapsize-panel" ] || return 0
+    (for _ in $(seq 100); do
+         if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.NameHasOwner string:org.snapsize.SizeSelector1 2>/dev/null | grep -q "boolean true"; then
+             [ -z "$display" ] || export DISPLAY="$display"
+             [ -z "$wayland" ] || export WAYLAND_DISPLAY="$wayland"
+             exec "$bin/snapsize-panel"
+         fi
+         sleep 0.1
+     done) &
+    panel=$!
+}
 
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --print-reply --dest=org.freedesktop.DBus \
         /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
     echo "snapsize: serving on your session bus ($DBUS_SESSION_BUS_ADDRESS); Ctrl-C stops it."
+    open_panel
     exec "$bin/snapsized" "$@"
 fi
 
@@ -17,10 +37,14 @@ mkdir -m 700 "$work/run"
 export XDG_RUNTIME_DIR="$work/run"
 unset DISPLAY WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS 2>/dev/null || true
 daemon="" buses=""
-# The daemon first, and only once it has exited the buses: stopped the other way round, it would see
-# its bus go away and say so, which reads like a fault.
+# The panel, then the daemon, and only once it has exited the buses: stopped the other way round, the
+# daemon would see its bus go away and say so, which reads like a fault.
 cleanup() {
     trap - INT TERM EXIT
+    if [ -n "$panel" ]; then
+        kill "$panel" 2>/dev/null || true
+        wait "$panel" 2>/dev/null || true
+    fi
     if [ -n "$daemon" ]; then
         kill "$daemon" 2>/dev/null || true
         wait "$daemon" 2>/dev/null || true
@@ -49,5 +73,6 @@ Ctrl-C stops snapsized and the private buses.
 MSG
 "$bin/snapsized" "$@" &
 daemon=$!
+open_panel
 wait "$daemon" || true
 daemon=""

@@ -9,6 +9,9 @@ struct Benchmark {
     let options: Options
 
     func run() throws -> String {
+        let folder = options.programsDirectory ?? productsDirectory
+        let panel = PanelBench(panel: folder + "/snapsize-panel", plain: folder + "/snapsize-plain-gtk4")
+        if options.panelOnly { return panel.run() }
         let started = monotonicNow()
         let programs = try locatePrograms()
 
@@ -52,7 +55,7 @@ struct Benchmark {
             Report.table(table.rows, header:
                 "snapsize-bench, state on \(table.medium.name): \(table.medium.rounds) rounds of fresh processes, "
                 + "medians over rounds; state files in \(table.medium.folder); \(format(table.seconds, 1)) s")
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + "\n" + panel.run()
     }
 
     private func locatePrograms() throws -> Programs {

@@ -130,7 +130,7 @@ enum Report {
     }
 }
 
-private extension String {
+extension String {
     func trimmingTrailingSpaces() -> String {
         var copy = self
         while copy.last == " " { copy.removeLast() }

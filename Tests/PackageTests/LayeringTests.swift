@@ -65,6 +65,16 @@ struct LayeringTests {
         }
     }
 
+    @Test("GTK stays in the panel: only SnapPanel imports CGtk and GtkShim, and the panel no libdbus")
+    func gtkContained() throws {
+        let files = try Self.swiftFiles()
+        let importers = files.filter { Self.imports("CGtk", $0.text) || Self.imports("GtkShim", $0.text) }.map(\.path)
+        #expect(!importers.isEmpty && importers.allSatisfy { $0.hasPrefix("SnapPanel/") }, "GTK imported outside SnapPanel: \(importers)")
+        for file in files where file.path.hasPrefix("SnapPanel/") || file.path.hasPrefix("snapsize-panel/") {
+            #expect(!Self.imports("CDBus", file.text), "\(file.path) imports libdbus: the panel talks GDBus")
+        }
+    }
+
     @Test("the file calls that make data durable go through the SystemCalls seam, where tests can make them fail")
     func fileCallsThroughTheSeam() throws {
         let files = try Self.swiftFiles()

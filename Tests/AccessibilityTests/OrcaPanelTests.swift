@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import DBusKit
+import TestSupport
+
+extension OrcaTests {
+    /// The panel (snapsize-panel, GTK 4) on the same desktop as the daemon's slider, with real Orca: the
+    /// track is focused with Shift+Tab (Orca says nothing for a GTK 4.8 window that opens focused), a key,
+    /// a drag and release with a real pointer, and a change from snapsizectl while the panel has focus.
+    /// Each is heard exactly once, with the size: on focus through the track's description (GTK 4.8 has
+    /// no Value interface for it), each change through the daemon's announcement.
+    @Test("the panel: focus into the track, Right, a drag and release, snapsizectl while focused: each heard once, with the size")
+    func panelScenario() throws {
+        guard let panelPath = productPath("snapsize-panel"), let snapsizectl = productPath("snapsizectl") else {
+            throw TestFailure("snapsize-panel and snapsizectl are not built")
+        }
+        let display = try VirtualDisplay()
+        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
+        let orca = try ScreenReader(prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
+                                    workDirectory: fixture.bus.directory)
+        let speech = SpeechLog(orca)
+        var environment = fixture.stack.environment
+        environment["NO_AT_BRIDGE"] = nil
+        let panel = try PanelProcess(panelPath, environment: environment)
+        defer {
+            print("Orca transcripts, the panel (\(orcaVersion())):\n" + speech.report)
+            panel.stop()
+            orca.stop()
+        }
+        func xdotool(_ arguments: [String]) throws {
+            try TestSupport.xdotool(arguments, environment: environment)
+        }
+        try panel.focus()
+
+        // (1) Focus into the track: Tab to Smaller, then Shift+Tab back. The label and the size, once.
+        speech.begin("panel 1 Tab, then Shift+Tab into the track")
+        try xdotool(["key", "Tab"])
+        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
+        speech.settle()
+        speech.mark()
+        try xdotool(["key", "shift+Tab"])
+        #expect(waitUntil(timeout: 10) { orca.locus.last == "slider | Circle size" }, "\(orca.locus)")
+        speech.settle()
+        #expect(speech.current.first?.hasPrefix("Circle size") == true, "\(speech.current)")
+        #expect(speech.current.filter { $0.contains("60 points") }.count == 1, "\(speech.current)")
+
+        // (2) Right: committed by the daemon, spoken once (its announcement; the focused track stays quiet).
+        speech.begin("panel 2 Right: 60 -> 80")
+        try xdotool(["key", "Right"])
+        #expect(speech.heard(["80 points"]), "\(speech.current)")
+
+        // (3) A drag from 168 to 324 and release: nothing during the preview, the commit once.
+        speech.begin("panel 3 drag 168 -> 246 -> 324, release: 80 -> 100")
+        try panel.press(at: 168)
+        try panel.move(to: 246)
+        try panel.move(to: 324)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(speech.current.isEmpty, "nothing while previewing: \(speech.current)")
+        try panel.release()
+        #expect(speech.heard(["100 points"]), "\(speech.current)")
+
+        // (4) A change from elsewhere (a key bound to snapsizectl) while the panel's track has focus: once.
+        speech.begin("panel 4 snapsizectl dec while the panel has focus: 100 -> 80")
+        let result = try run(snapsizectl, ["dec"], environment: environment, timeout: 20)
+        speech.note("snapsizectl dec answered \(result.stdout.trimmingCharacters(in: .newlines))")
+        #expect(result.status == 0, "\(result)")
+        #expect(speech.heard(["80 points"]), "\(speech.current)")
+        #expect(orca.locus.last == "slider | Circle size", "the panel's track kept Orca's focus: \(orca.locus)")
+
+        // (5) Focus back into the track after the changes: the new size, once; leaving it says nothing of it.
+        speech.begin("panel 5 Tab, then Shift+Tab into the track again")
+        try xdotool(["key", "Tab"])
+        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
+        speech.settle()
+        // Only the button ("Smaller push button" on Orca 43, "Smaller button" on 48), no size.
+        #expect(speech.current.count == 1 && speech.current.first?.hasPrefix("Smaller") == true, "\(speech.current)")
+        speech.mark()
+        try xdotool(["key", "shift+Tab"])
+        #expect(waitUntil(timeout: 10) { orca.locus.last == "slider | Circle size" }, "\(orca.locus)")
+        speech.settle()
+        #expect(speech.current.filter { $0.contains("80 points") }.count == 1
+                && !speech.current.contains { $0.contains("100 points") }, "\(speech.current)")
+    }
+}
