@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import SystemCalls
 
 /// `make bench`'s panel rows: snapsize-panel under Xvfb against the real snapsized on a private bus,
 /// driven with a real pointer (xdotool), beside a plain GTK 4 window (Benchmarks/panel/plain-gtk4.c):
