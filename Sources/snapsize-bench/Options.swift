@@ -14,7 +14,8 @@ struct Medium {
     let measuresProcess: Bool
 }
 
-/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH]`
+/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH]
+/// [--baseline-ctl PATH]`
 struct Options {
     var json = false
     /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with 7
@@ -28,6 +29,8 @@ struct Options {
     var programsDirectory: String?
     /// Another snapsized build, measured in every round beside this one (its own column and ratio).
     var baseline: String?
+    /// Another snapsizectl build, run beside this one in the key-press rows.
+    var baselineCtl: String?
 
     var media: [Medium] {
         var media: [Medium] = []
@@ -44,7 +47,7 @@ struct Options {
 
     static let usage = """
         usage: snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]
-                              [--baseline PATH]
+                              [--baseline PATH] [--baseline-ctl PATH]
           --json            one JSON object instead of the tables
           --rounds N        rounds with fresh processes (default 15 on tmpfs, 9 on disk); figures are medians over rounds
           --media M         both (default): a table with the state files on tmpfs (/dev/shm), then one on disk
@@ -53,6 +56,7 @@ struct Options {
                             (default: this program's folder)
           --baseline PATH   another build of snapsized, measured in the same rounds on a bus of its own
                             (a baseline column, and snapsized's ratio to it): is a change slower?
+          --baseline-ctl PATH  another build of snapsizectl, run beside this one in the key-press rows
 
         """
 
@@ -83,6 +87,9 @@ struct Options {
             case "--baseline":
                 guard let value = rest.popFirst() else { throw BenchError("--baseline needs the path of a snapsized") }
                 options.baseline = value
+            case "--baseline-ctl":
+                guard let value = rest.popFirst() else { throw BenchError("--baseline-ctl needs the path of a snapsizectl") }
+                options.baselineCtl = value
             case "--help", "-h":
                 print(usage, terminator: "")
                 exit(0)
