@@ -7,7 +7,7 @@ RELEASE    := .build/release
 
 # Build: C libraries used through SwiftPM system-library targets.
 # gettext: msgfmt compiles the message catalogs in po/.
-# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a) are linked into snapsized (Package.swift).
+# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a) are linked into both programs (Package.swift).
 BUILD_DEPS := libdbus-1-dev libatspi2.0-dev pkg-config gettext libstdc++-12-dev
 # Run and test: the buses and the real clients the tests drive.
 TEST_DEPS  := valgrind procps dbus-daemon dbus-bin libglib2.0-bin systemd at-spi2-core python3-pyatspi \

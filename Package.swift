@@ -16,6 +16,20 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 /// message, and the libdbus callbacks that edit a binding's watch lists touch only the entries.
 let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 
+/// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
+/// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
+/// the objects used: lld reads a linker script of scripts/static-link naming the archive instead of each
+/// shared library (--remap-inputs). libdbus stays shared, so that Debian's security updates of it reach
+/// them; for the same reason they are position-independent (ASLR) and bind every symbol at start,
+/// read-only afterwards (-z now, with lld's default -z relro). The Swift runtime's many relative
+/// relocations are packed (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later), so the table read
+/// at every start is small. Nothing is exported (the Swift driver passes -export-dynamic).
+let staticRuntimeLinking = ["-static-stdlib", "-use-ld=lld",
+                            "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
+                            "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
+                            "-Xlinker", "--no-export-dynamic",
+                            "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+
 let package = Package(
     name: "snapsize",
     products: [
@@ -61,33 +75,23 @@ let package = Package(
         // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
         // setting, and DBusKit's giving memory back after a backlog.
         .systemLibrary(name: "CMalloc"),
-        // Linked with the Swift runtime statically (Debian has no Swift runtime package): only the parts it
-        // uses are loaded, which halves its resident memory and start-up time (make bench: PSS, exec -> name
-        // owned). With lld, the functions it runs are placed together (scripts/snapsized.order, made by
-        // scripts/link-order.sh). The C++ runtime the Swift runtime needs is static too, only the objects
-        // used: lld reads a linker script of scripts/static-link naming the archive instead of each shared
-        // library (--remap-inputs). libdbus stays shared, so that Debian's security updates of it reach the
-        // daemon, which any client on the session bus can talk to; for the same reason it is
-        // position-independent (ASLR) and binds every symbol at start, read-only afterwards (-z now, with
-        // lld's default -z relro). Its 17,000 relative relocations (the Swift runtime's metadata) are packed
-        // (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later): a 400 KB table read at every start
-        // becomes 3 KB. Nothing is exported (the Swift driver passes -export-dynamic). README, Performance.
+        // Linked with the static runtimes (staticRuntimeLinking), which halves its resident memory and
+        // start-up time (make bench: PSS, exec -> name owned); libdbus shared matters most here, as any
+        // client on the session bus can talk to it. The functions it runs are placed together
+        // (scripts/snapsized.order, made by scripts/link-order.sh). README, Performance.
         .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
-                                                         "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
-                                                         "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
-                                                         "-Xlinker", "--no-export-dynamic",
-                                                         "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                          linkerSettings: [.unsafeFlags(staticRuntimeLinking + [
                                                          "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
-        // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb);
-        // position-independent, as the Swift driver links by default, and bound at start (-z now).
+        // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
+        // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
+        // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
         .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
+                          linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapService", "SnapCore", "SnapTexts"]),
