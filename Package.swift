@@ -16,6 +16,14 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 /// message, and the libdbus callbacks that edit a binding's watch lists touch only the entries.
 let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 
+/// A generic type such as `StepCommand<Larger>` or `[String: String]` is otherwise instantiated by
+/// its mangled name the first time it is used, which makes the runtime check its requirements by
+/// scanning every protocol conformance in the program (some 100,000 instructions each in a static
+/// binary): in `snapsizectl inc`, which instantiates a few such types once and exits, that was
+/// a tenth of its run. With this flag the compiler calls each type's metadata accessor with the
+/// conformances it already knows.
+let directMetadataAccess = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+
 /// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
 /// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
 /// the objects used: lld reads a linker script of scripts/static-link naming the archive instead of each
@@ -60,7 +68,7 @@ let package = Package(
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease, directMetadataAccess]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"], swiftSettings: [uncheckedExclusivityInRelease]),
@@ -86,11 +94,12 @@ let package = Package(
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"],
+                swiftSettings: [directMetadataAccess]),
         // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
         // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"],
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"], swiftSettings: [directMetadataAccess],
                           linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
