@@ -5,7 +5,11 @@ import Glibc
 /// The process's environment as a dictionary, read straight from `environ`, so that the executables
 /// need no Foundation (its ICU data would dominate the daemon's memory and start-up; make bench).
 public func processEnvironment() -> [String: String] {
-    var environment: [String: String] = [:]
+    // Sized once: growing a dictionary entry by entry rehashes it at every doubling, the most of
+    // this function's cost in a short-lived `snapsizectl` (make bench, key press).
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    var environment = [String: String](minimumCapacity: count)
     var entry = environ
     while let pointer = entry.pointee {
         let text = String(cString: pointer)
