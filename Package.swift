@@ -96,10 +96,15 @@ let package = Package(
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"],
                 swiftSettings: [directMetadataAccess]),
+        // CommandLine.arguments from the program's own argv, replacing the Swift runtime's Linux way
+        // (a read of /proc/self/maps at every start, and no arguments without /proc): arguments.c.
+        // DWARF 4, as the Swift compiler writes: valgrind 3.19 (Debian 12), which make profile runs,
+        // cannot read clang's default DWARF 5.
+        .target(name: "ProcessArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
         // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit"], swiftSettings: [directMetadataAccess],
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "DBusKit", "ProcessArguments"], swiftSettings: [directMetadataAccess],
                           linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
