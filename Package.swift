@@ -21,7 +21,9 @@ let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusiv
 /// scanning every protocol conformance in the program (some 100,000 instructions each in a static
 /// binary): in `snapsizectl inc`, which instantiates a few such types once and exits, that was
 /// a tenth of its run. With this flag the compiler calls each type's metadata accessor with the
-/// conformances it already knows.
+/// conformances it already knows. Only for the CLI's own modules: in the daemon's, a running
+/// process pays each instantiation once, and the accessors it would call instead are other
+/// functions than scripts/snapsized.order names.
 let directMetadataAccess = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 
 /// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
@@ -68,7 +70,7 @@ let package = Package(
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease, directMetadataAccess]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "CMalloc", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(name: "AtSpi", dependencies: ["DBusKit"], swiftSettings: [uncheckedExclusivityInRelease]),
