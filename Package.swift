@@ -85,11 +85,16 @@ let package = Package(
         // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
         // setting, and DBusKit's giving memory back after a backlog.
         .systemLibrary(name: "CMalloc"),
+        // Both programs' CommandLine.arguments from their own argv, replacing the Swift runtime's Linux
+        // way (a read of /proc/self/maps at every start, and no arguments without /proc): arguments.c.
+        // DWARF 4, as the Swift compiler writes: valgrind 3.19 (Debian 12), which make profile runs,
+        // cannot read clang's default DWARF 5.
+        .target(name: "ProcessArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Linked with the static runtimes (staticRuntimeLinking), which halves its resident memory and
         // start-up time (make bench: PSS, exec -> name owned); libdbus shared matters most here, as any
         // client on the session bus can talk to it. The functions it runs are placed together
         // (scripts/snapsized.order, made by scripts/link-order.sh). README, Performance.
-        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc"],
+        .executableTarget(name: "snapsized", dependencies: ["SnapService", "DBusKit", "CMalloc", "ProcessArguments"],
                           linkerSettings: [.unsafeFlags(staticRuntimeLinking + [
                                                          "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
@@ -98,11 +103,6 @@ let package = Package(
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
         .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"],
                 swiftSettings: [directMetadataAccess]),
-        // CommandLine.arguments from the program's own argv, replacing the Swift runtime's Linux way
-        // (a read of /proc/self/maps at every start, and no arguments without /proc): arguments.c.
-        // DWARF 4, as the Swift compiler writes: valgrind 3.19 (Debian 12), which make profile runs,
-        // cannot read clang's default DWARF 5.
-        .target(name: "ProcessArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
         // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
