@@ -1,5 +1,6 @@
 import Glibc
 import SizeSelectorContract
+import TestSupport
 
 /// The programs a key binding could start to step the size, each a whole process from exec to exit:
 /// `snapsizectl inc` against the two a person would otherwise bind, `dbus-send --print-reply` (libdbus,
@@ -55,17 +56,8 @@ final class KeyPressRunner {
             for fd: Int32 in [0, 1, 2] {
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
+            var attributes = cleanSignalAttributes()
             defer { posix_spawnattr_destroy(&attributes) }
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
-            posix_spawnattr_setsigmask(&attributes, &empty)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
             var pid: pid_t = 0
             let started = monotonicNow()
