@@ -20,7 +20,7 @@ export ACTIVATION_FILE := $(BUS_NAME).service
 # which only lldb, the REPL or fetching packages need.
 TOOLCHAIN_DEPS := binutils libc6-dev libgcc-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6 tzdata pkg-config
 # Building snapsize: the C libraries behind its system-library targets (GTK 4's for the panel); msgfmt (gettext) for po/;
-# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a), linked into snapsized (Package.swift).
+# libstdc++-12-dev's libstdc++.a (and libgcc-12-dev's libgcc_eh.a), linked into both programs (Package.swift).
 BUILD_DEPS  = $(TOOLCHAIN_DEPS) libdbus-1-dev gettext libstdc++-12-dev $(PANEL_BUILD_DEPS)
 # `make run`: the buses the daemon serves on (dbus-send checks for a session bus); the panel's GTK 4
 # comes with its headers.
@@ -109,12 +109,13 @@ pot:
 	/usr/bin/python3 scripts/po.py pot
 
 # The inner loop: the debug build, then the in-process tests (each Tests/<Module>Tests and PackageTests),
-# not SnapsizedTests (they start the daemon) nor AccessibilityTests (the real AT stack); see docs/HACKING.md.
+# not SnapsizedTests (they start the daemon), AccessibilityTests (the real AT stack) nor the panel under Xvfb;
+# see docs/HACKING.md.
 # It installs what testing needs, like `make test`, when something is missing.
 .PHONY: check
 check: test-deps
 	$(SWIFT) build --build-tests
-	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.'
+	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.|^SnapPanelTests\.Panel(Pointer|Daemon)Tests'
 
 # Makes the test locales that are missing (as root, or through sudo), like `test-deps` installs packages.
 locales:

@@ -16,6 +16,30 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 /// message, and the libdbus callbacks that edit a binding's watch lists touch only the entries.
 let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 
+/// A generic type such as `StepCommand<Larger>` or `[String: String]` is otherwise instantiated by
+/// its mangled name the first time it is used, which makes the runtime check its requirements by
+/// scanning every protocol conformance in the program (some 100,000 instructions each in a static
+/// binary): in `snapsizectl inc`, which instantiates a few such types once and exits, that was
+/// a tenth of its run. With this flag the compiler calls each type's metadata accessor with the
+/// conformances it already knows. Only for the CLI's own modules: in the daemon's, a running
+/// process pays each instantiation once, and the accessors it would call instead are other
+/// functions than scripts/snapsized.order names.
+let directMetadataAccess = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+
+/// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
+/// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
+/// the objects used: lld reads a linker script of scripts/static-link naming the archive instead of each
+/// shared library (--remap-inputs). libdbus stays shared, so that Debian's security updates of it reach
+/// them; for the same reason they are position-independent (ASLR) and bind every symbol at start,
+/// read-only afterwards (-z now, with lld's default -z relro). The Swift runtime's many relative
+/// relocations are packed (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later), so the table read
+/// at every start is small. Nothing is exported (the Swift driver passes -export-dynamic).
+let staticRuntimeLinking = ["-static-stdlib", "-use-ld=lld",
+                            "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
+                            "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
+                            "-Xlinker", "--no-export-dynamic",
+                            "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+
 let package = Package(
     name: "snapsize",
     products: [
@@ -43,8 +67,9 @@ let package = Package(
         // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
         // setting, and SystemCalls' giving memory back after a backlog.
         .systemLibrary(name: "CMalloc"),
-        // The process's own argv, kept by a constructor that glibc calls with it (CommandLine.arguments
-        // reads /proc on Linux, which a chroot or a bare container may not have).
+        // The process's own argv, kept by a constructor that glibc calls with it, for processArguments()
+        // and CommandLine.arguments: the Swift runtime's Linux way reads /proc/self/maps at every start
+        // and finds nothing where /proc is not mounted (arguments.c).
         // DWARF 4, as the Swift compiler writes: valgrind 3.19 (Debian 12), which make profile-check runs,
         // cannot read clang's default DWARF 5 ("Possibly corrupted debuginfo file").
         .target(name: "CArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
@@ -70,33 +95,24 @@ let package = Package(
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract", "SystemCalls"],
                 swiftSettings: [uncheckedExclusivityInRelease]),
-        // Linked with the Swift runtime statically (Debian has no Swift runtime package): only the parts it
-        // uses are loaded, which halves its resident memory and start-up time (make bench: PSS, exec -> name
-        // owned). With lld, the functions it runs are placed together (scripts/snapsized.order, made by
-        // scripts/link-order.sh). The C++ runtime the Swift runtime needs is static too, only the objects
-        // used: lld reads a linker script of scripts/static-link naming the archive instead of each shared
-        // library (--remap-inputs). libdbus stays shared, so that Debian's security updates of it reach the
-        // daemon, which any client on the session bus can talk to; for the same reason it is
-        // position-independent (ASLR) and binds every symbol at start, read-only afterwards (-z now, with
-        // lld's default -z relro). Its 17,000 relative relocations (the Swift runtime's metadata) are packed
-        // (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later): a 400 KB table read at every start
-        // becomes 3 KB. Nothing is exported (the Swift driver passes -export-dynamic). docs/PERFORMANCE.md.
+        // Linked with the static runtimes (staticRuntimeLinking), which halves its resident memory and
+        // start-up time (make bench: PSS, exec -> name owned); libdbus shared matters most here, as any
+        // client on the session bus can talk to it. The functions it runs are placed together
+        // (scripts/snapsized.order, made by scripts/link-order.sh). docs/PERFORMANCE.md.
         .executableTarget(name: "snapsized", dependencies: ["SnapService", "SystemCalls", "CMalloc"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld",
-                                                         "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
-                                                         "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
-                                                         "-Xlinker", "--no-export-dynamic",
-                                                         "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                          linkerSettings: [.unsafeFlags(staticRuntimeLinking + [
                                                          "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"]),
-        // Static Swift runtime too, so that the Debian package needs no Swift toolchain (make deb);
-        // position-independent, as the Swift driver links by default, and bound at start (-z now).
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
+        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"],
+                swiftSettings: [directMetadataAccess]),
+        // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
+        // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
+        // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
+        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"], swiftSettings: [directMetadataAccess],
+                          linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapCore", "SnapTexts"]),
@@ -132,6 +148,7 @@ let package = Package(
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
         .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
         .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "SnapTexts", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
         .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),

@@ -50,9 +50,9 @@ if readelf -VW "$root/usr/bin/snapsized" | grep -q GLIBC_ABI_DT_RELR; then
     fi
 fi
 
-# snapsized links the C++ runtime statically (Package.swift): its source package, as Debian records
-# static linking, so that the archive keeps the sources the binary was built from. (The Swift runtime,
-# static in both programs, has no Debian package to name; libdbus is shared.)
+# Both programs link the C++ runtime statically (Package.swift): its source package, as Debian records
+# static linking, so that the archive keeps the sources the binaries were built from. (The Swift
+# runtime, static too, has no Debian package to name; libdbus is shared.)
 built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libstdc++-12-dev libgcc-12-dev \
     | sort -u | paste -sd, - | sed 's/,/, /g')
 [ -n "$built_using" ] || { echo "build-deb: cannot tell the source packages of the static libraries" >&2; exit 1; }

@@ -53,14 +53,12 @@ for program in snapsized snapsizectl; do
         dpkg -S "$library" > /dev/null 2>&1 || dpkg -S "$(readlink -f "$library")" > /dev/null 2>&1 \
             || fail "$program needs $library, which no Debian package owns"
     done
-    if [ "$program" = snapsized ]; then
-        # libdbus is loaded (with the libsystemd it needs), not carried: no copy of its code inside
-        # (DBUS_COOKIE_SHA1 is the name of one of its authentication mechanisms, only in its own code).
-        grep -q "libdbus-1.so.3 => /" "$work/ldd" || fail "snapsized does not load the system's libdbus-1.so.3"
-        grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "snapsized carries a copy of libdbus"
-        # It carries the C++ runtime the Swift runtime needs (docs/PACKAGING.md).
-        grep -E "libstdc\+\+|libgcc_s" "$work/ldd" && fail "snapsized loads a C++ runtime it should carry statically"
-    fi
+    # libdbus is loaded (with the libsystemd it needs), not carried: no copy of its code inside
+    # (DBUS_COOKIE_SHA1 is the name of one of its authentication mechanisms, only in its own code).
+    grep -q "libdbus-1.so.3 => /" "$work/ldd" || fail "$program does not load the system's libdbus-1.so.3"
+    grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "$program carries a copy of libdbus"
+    # Both carry the C++ runtime the Swift runtime needs (Package.swift, staticRuntimeLinking).
+    grep -E "libstdc\+\+|libgcc_s" "$work/ldd" && fail "$program loads a C++ runtime it should carry statically"
     # Position-independent (ASLR: any session client can talk to the daemon), every symbol bound at start.
     LC_ALL=C readelf -h "$binary" | grep -Eq "Type: +DYN" || fail "$program is not position-independent: $(LC_ALL=C readelf -h "$binary" | grep Type)"
     LC_ALL=C readelf -d "$binary" | grep -q "BIND_NOW" || fail "$program is not linked -z now"
@@ -69,7 +67,7 @@ for program in snapsized snapsizectl; do
     [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
 done
 # The licence: a machine-readable copyright file, Apache-2.0 through Debian's copy of the text, and
-# the licences of what the programs carry statically (the Swift runtime; in snapsized the C++ runtime).
+# the licences of what the programs carry statically (the Swift runtime and the C++ runtime).
 copyright=$work/root/usr/share/doc/snapsize/copyright
 head -1 "$copyright" | grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" \
     || fail "the copyright file is not machine-readable (DEP-5)"

@@ -13,16 +13,20 @@ public struct ArgumentSpec: Sendable {
 
     public let name: String
     public let kind: Kind
-    public let help: String
+    /// Looked up in the catalog only when a help text or man page is made: parsing a command's
+    /// arguments must not start gettext (a key press that runs `snapsizectl inc` prints no words).
+    private let helpText: @Sendable () -> String
+    public var help: String { helpText() }
 
-    public static func flag(_ name: String, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, kind: .flag, help: help)
+    public static func flag(_ name: String, help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .flag, helpText: help)
     }
-    public static func option(_ name: String, value: String, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, kind: .option(valueName: value), help: help)
+    public static func option(_ name: String, value: String, help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .option(valueName: value), helpText: help)
     }
-    public static func positional(_ name: String, optional: Bool = false, repeating: Bool = false, help: String) -> ArgumentSpec {
-        ArgumentSpec(name: name, kind: .positional(valueName: name, optional: optional, repeating: repeating), help: help)
+    public static func positional(_ name: String, optional: Bool = false, repeating: Bool = false,
+                                  help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .positional(valueName: name, optional: optional, repeating: repeating), helpText: help)
     }
 
     /// How it appears in the usage line and the options list.

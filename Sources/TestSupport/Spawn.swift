@@ -18,18 +18,8 @@ func spawnWithCleanSignals(_ executable: String, _ arguments: [String], environm
     defer { posix_spawn_file_actions_destroy(&actions) }
     fileActions(&actions)
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
+    var attributes = cleanSignalAttributes(newSession: newSession)
     defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, which Glibc's Swift overlay does not export
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -43,6 +33,23 @@ func spawnWithCleanSignals(_ executable: String, _ arguments: [String], environm
     let rc = posix_spawn(&pid, resolved, &actions, &attributes, argv, envp)
     guard rc == 0 else { throw TestFailure("could not start \(executable)", errno: rc) }
     return pid
+}
+
+/// posix_spawn attributes for a child with an empty signal mask and default dispositions for the
+/// signals tests send (see `spawnWithCleanSignals`); the caller destroys them.
+public func cleanSignalAttributes(newSession: Bool = false) -> posix_spawnattr_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signo in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signo) }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, which Glibc's Swift overlay does not export
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
+    return attributes
 }
 
 /// waitpid on our own child only. The exit status (128 + signal for a signal) is remembered in

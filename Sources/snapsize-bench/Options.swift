@@ -14,7 +14,8 @@ struct Medium {
     let measuresProcess: Bool
 }
 
-/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH] [--panel]`
+/// `snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR] [--baseline PATH]
+/// [--baseline-ctl PATH] [--panel]`
 struct Options {
     var json = false
     /// Each round starts fresh processes; figures are medians over rounds. 15 on tmpfs, because with
@@ -30,6 +31,8 @@ struct Options {
     var baseline: String?
     /// `--panel`: only the panel's rows (PanelBench), which the full run prints last.
     var panelOnly = false
+    /// Another snapsizectl build, run beside this one in the key-press rows.
+    var baselineCtl: String?
 
     var media: [Medium] {
         var media: [Medium] = []
@@ -46,7 +49,7 @@ struct Options {
 
     static let usage = """
         usage: snapsize-bench [--json] [--rounds N] [--media both|tmpfs|disk] [--state-dir PATH] [--programs DIR]
-                              [--baseline PATH] [--panel]
+                              [--baseline PATH] [--baseline-ctl PATH] [--panel]
           --json            one JSON object instead of the tables
           --rounds N        rounds with fresh processes (default 15 on tmpfs, 9 on disk); figures are medians over rounds
           --media M         both (default): a table with the state files on tmpfs (/dev/shm), then one on disk
@@ -55,6 +58,7 @@ struct Options {
                             (default: this program's folder)
           --baseline PATH   another build of snapsized, measured in the same rounds on a bus of its own
                             (a baseline column, and snapsized's ratio to it): is a change slower?
+          --baseline-ctl PATH  another build of snapsizectl, run beside this one in the key-press rows
           --panel           only the panel's rows (snapsize-panel under Xvfb beside a plain GTK 4 window),
                             which the full run prints after its tables (not in --json)
 
@@ -87,6 +91,9 @@ struct Options {
             case "--baseline":
                 guard let value = rest.popFirst() else { throw BenchError("--baseline needs the path of a snapsized") }
                 options.baseline = value
+            case "--baseline-ctl":
+                guard let value = rest.popFirst() else { throw BenchError("--baseline-ctl needs the path of a snapsizectl") }
+                options.baselineCtl = value
             case "--panel": options.panelOnly = true
             case "--help", "-h":
                 print(usage, terminator: "")

@@ -88,7 +88,13 @@ enum Report {
             }.joined(separator: ", "))
             return line
         }
-        let all = [titles] + cells
+        return grid([titles] + cells, header: header)
+    }
+
+    /// `header`, then the first line of `all` (the titles), a line of dashes and the other lines, in
+    /// columns: the first and last left-aligned, the figures between them right-aligned.
+    static func grid(_ all: [[String]], header: String) -> String {
+        let titles = all[0]
         let widths = titles.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         let last = titles.count - 1
         var text = header + "\n"

@@ -24,6 +24,8 @@ struct RoundResult {
     var toSpeech: [Double] = []
     /// The floor's call -> PropertiesChanged, measured alternately with the line above.
     var floorToSignalBesideAccessibility: [Double] = []
+    /// Whole processes stepping snapsized, per client (only in rounds given a key-press runner).
+    var keyPresses: [KeyPressClient: [KeyPressSample]]?
 }
 
 /// How much each phase does per server per round (small blocks, alternating servers).
@@ -38,6 +40,8 @@ enum Workload {
     static let speechSamples = 10
     static let speechQuietMicroseconds = useconds_t(SpeechTiming.quiet * 1_000_000)
     static let idleSeconds = 5.0
+    /// Processes per client per round: blocks of 2 (one step up, one down), the first client rotating.
+    static let keyPressBlocks = 15, keyPressPerBlock = 2
 }
 
 /// One round: fresh processes, every phase, then everything stopped by PID.
@@ -51,6 +55,9 @@ struct Round {
     let accessibilityEnvironment: [String: String]
     let listener: AccessibilityListener?
     let measureIdle: Bool
+    /// The key-press clients, run against snapsized (on its bus) after the other D-Bus phases; nil in
+    /// the tables that do not measure them.
+    let keyPress: KeyPressRunner?
 
     func run() throws -> RoundResult {
         var result = RoundResult()
@@ -86,6 +93,13 @@ struct Round {
             result.memoryAfterCalls[server.kind] = server.memory
         }
         result.calls = phases.calls
+
+        if let keyPress {
+            // After the CPU and memory figures above, which the key presses' calls would change. One
+            // process of each first, not timed, so that none of them is the first to read its files.
+            _ = try keyPress.run(blocks: 1, perBlock: 1)
+            result.keyPresses = try keyPress.run(blocks: Workload.keyPressBlocks, perBlock: Workload.keyPressPerBlock)
+        }
 
         if measureIdle {
             // Let anything a call scheduled (e.g. a coalescing timer) run out first.

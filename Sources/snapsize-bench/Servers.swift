@@ -59,8 +59,12 @@ struct Programs {
     let coreBench: String
     /// Benchmarks/core/index-at.c: SnapCore's index(at:) written in C, compiled -O2.
     let coreC: String
+    /// The CLI whose `inc` a key binding starts (the key-press rows).
+    let snapsizectl: String
     /// `--baseline`: the snapsized to measure beside `daemon`.
     let baseline: String?
+    /// `--baseline-ctl`: another snapsizectl, run beside `snapsizectl` in the key-press rows.
+    let baselineCtl: String?
 
     /// The servers of every round.
     var kinds: [ServerKind] { ServerKind.allCases.filter { $0 != .baseline || baseline != nil } }

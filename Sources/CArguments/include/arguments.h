@@ -10,4 +10,8 @@
 int snapsize_argc(void);
 char *const *snapsize_argv(void);
 
+// The Swift runtime's two entry points for CommandLine, defined from the same argv (arguments.c).
+char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen);
+void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc);
+
 #endif
