@@ -24,8 +24,8 @@ struct KeyPressSummary {
     /// Each round's samples per client (rounds without the phase left out).
     let rounds: [[KeyPressClient: [KeyPressSample]]]
 
-    /// A key press is heard once the process has stepped the size and gone: snapsizectl within 1.2x
-    /// the time of the plainest client, libdbus's own dbus-send (issue 34).
+    /// A key press is heard once the process has stepped the size and gone: snapsizectl within this
+    /// ratio of the time of the plainest client, libdbus's own dbus-send (issue 34).
     static let wallTarget = 1.20
 
     var rows: [KeyPressRow] {

@@ -34,9 +34,25 @@ struct KeysTests {
 
         var keyfile: String { (try? String(contentsOfFile: folder + "/glib-2.0/settings/keyfile", encoding: .utf8)) ?? "" }
 
+        /// A copy of the built snapsizectl in a folder of its own: the build folder has snapsize-panel beside
+        /// it, which would add the panel's key to every test; the panel's test puts one on PATH.
+        var snapsizectl: String {
+            get throws {
+                let copy = folder + "/ctl/snapsizectl"
+                if !FileManager.default.fileExists(atPath: copy) {
+                    let built = try #require(productPath("snapsizectl"), "snapsizectl is not built")
+                    try FileManager.default.createDirectory(atPath: folder + "/ctl", withIntermediateDirectories: true)
+                    // cp, not FileManager: a file this process has open for writing would be inherited by
+                    // a child another test spawns meanwhile, and exec of it would fail (ETXTBSY).
+                    let copied = try run("/bin/cp", [URL(fileURLWithPath: built).resolvingSymlinksInPath().path, copy], environment: environment)
+                    #expect(copied.status == 0, "cp: \(copied.stderr)")
+                }
+                return copy
+            }
+        }
+
         func ctl(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let snapsizectl = try #require(productPath("snapsizectl"), "snapsizectl is not built")
-            return try run(snapsizectl, ["keys"] + arguments, environment: environment.merging(extra) { $1 })
+            try run(try snapsizectl, ["keys"] + arguments, environment: environment.merging(extra) { $1 })
         }
 
         @discardableResult
@@ -205,9 +221,7 @@ struct KeysTests {
             .deletingLastPathComponent().appendingPathComponent("GUIDE.md").path
         let guide = try String(contentsOfFile: guidePath, encoding: .utf8)
         let settings = try Settings()
-        let snapsizectl = try #require(productPath("snapsizectl"))
-        let resolved = URL(fileURLWithPath: snapsizectl).resolvingSymlinksInPath().path
-        let shown = try settings.ctl([]).stdout.replacingOccurrences(of: resolved, with: "snapsizectl")
+        let shown = try settings.ctl([]).stdout.replacingOccurrences(of: try settings.snapsizectl, with: "snapsizectl")
         #expect(guide.contains("snapsizectl keys --apply"))
         let bindsym = shown.split(separator: "\n").filter { $0.hasPrefix("  bindsym ") }
         let kde = shown.split(separator: "\n").filter { $0.hasPrefix("  Meta+") }
