@@ -60,8 +60,13 @@ DBUS_SESSION_BUS_ADDRESS=$(sed -n 1p "$work/bus")
 buses="$(sed -n 2p "$work/bus")"
 export DBUS_SESSION_BUS_ADDRESS
 if [ -x /usr/libexec/at-spi-bus-launcher ]; then
-    /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$work/a11y.log" 2>&1 </dev/null &
-    buses="$! $buses"
+    # In a session of its own, like the session bus (dbus-daemon --fork): Ctrl-C goes to the terminal's
+    # foreground process group, and the accessibility bus the launcher starts takes SIGINT as a request
+    # to quit; it must outlive the daemon. setsid forks here, so the shell inside says its pid.
+    setsid sh -c 'echo $$ >"$1"; exec /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1' \
+        sh "$work/a11y.pid" >"$work/a11y.log" 2>&1 </dev/null &
+    for _ in $(seq 50); do [ -s "$work/a11y.pid" ] && break; sleep 0.1; done
+    buses="$(cat "$work/a11y.pid" 2>/dev/null) $buses"
 fi
 
 cat <<MSG
