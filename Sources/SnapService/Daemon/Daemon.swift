@@ -278,8 +278,12 @@ public enum Daemon {
         }
         loop.onSignal(SIGTERM) { [unowned loop] in loop.stop() }
         loop.onSignal(SIGINT) { [unowned loop] in loop.stop() }
-        // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
-        loop.onSignal(SIGHUP) { [unowned settings = adapters.settings] in settings.reload(reread: reread) }
+        // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can
+        // be; a flood of them coalesced.
+        let reloads = ReloadRequests(loop: loop) { [unowned settings = adapters.settings] merged in
+            settings.reload(merged: merged, reread: reread)
+        }
+        loop.onSignal(SIGHUP) { reloads.requested() }
         loop.run()
         // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a
         // SIGHUP still arriving (a flood of reloads) would end the process by its default action.
