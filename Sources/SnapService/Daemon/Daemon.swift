@@ -232,12 +232,14 @@ public enum Daemon {
     static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
                      config: ConfigReport = ConfigReport(), state: StateReport = StateReport(), environment: [String: String],
                      historyFile: HistoryFile? = nil) -> Adapters {
+        let commands = CommandReader(loop: loop, read: CommandReader.read(environment: environment))
         let accessibility = settings.accessibility
-            ? AccessibilityService(model: model, session: session, loop: loop,
+            ? AccessibilityService(model: model, session: session, loop: loop, commands: commands,
                                    announce: settings.announce, environment: environment)
             : nil
         accessibility?.bus.releasesGroupFirst = true
-        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config, state: state)
+        let object = SizeSelectorObject(model: model, connection: session, commands: commands, focus: accessibility,
+                                        config: config, state: state)
         config.onChange = { [unowned object] in object.announce(.configProblems) }
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
