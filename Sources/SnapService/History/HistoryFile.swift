@@ -94,7 +94,8 @@ public final class HistoryFile {
 
     /// Writes what `history` holds beyond what the file has: appended records, or a new snapshot
     /// when enough are appended (or the history went back, a group's failed save). Returns a
-    /// sentence for the log the first time writing fails (nil otherwise): the change stands.
+    /// sentence for the log the first time writing fails, and when the file was found replaced (nil
+    /// otherwise): the change stands.
     public func write(_ history: History) -> String? {
         var problem: String?
         // Checked before every write (one per `HistoryWriter.delay` at most): appended records
@@ -132,7 +133,8 @@ public final class HistoryFile {
             written = history.lastSequence
             writtenRevision = history.clients.revision
         }
-        if let replaced {
+        // (A folder, FIFO or link found in its place when no file was open is said the same way.)
+        if let replaced = replaced ?? keptAside.map({ _ in "something that is not a file is in its place" }) {
             // Said once: the new file is the one checked from now on (or, failing, none is open).
             let kept = keptAside.map { "; what was in its place is kept as \($0)" } ?? ""
             let outcome = problem.map { "; writing a new one there failed (\($0)); the history is kept in memory only" }

@@ -13,9 +13,11 @@ extension RunningSettings {
     /// through `setTexts` in the same way. A run-time override stays in force (see `RunningSettings`):
     /// the file's list waits under it. The initial size, the state file and the accessibility side
     /// take effect at the next start; the log says which changed. A file that cannot be used changes
-    /// nothing. `merged`: how many more SIGHUPs this reload stands for (`ReloadRequests`), said first in its log line.
+    /// nothing. `merged`: how many more SIGHUPs this reload stands for (`ReloadRequests`), said
+    /// first in its log line.
     func reload(merged: Int = 0, reread: () throws(InvalidValue) -> DaemonSettings) {
-        let head = "reload (SIGHUP): " + (merged > 0 ? "merging \(merged) more SIGHUPs that came within \(ReloadRequests.spacing) s; " : "")
+        let head = "reload (SIGHUP): "
+            + (merged > 0 ? "merging \(merged) more SIGHUPs that came within \(ReloadRequests.spacing) s; " : "")
         let wanted: DaemonSettings
         do {
             wanted = try reread()

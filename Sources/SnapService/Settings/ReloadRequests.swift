@@ -9,7 +9,8 @@ import DBusKit
 final class ReloadRequests {
     /// The shortest time between two reloads.
     static let spacing = 0.25
-    private let loop: EventLoop
+    /// Unowned: the loop keeps the SIGHUP handler, which keeps this.
+    private unowned let loop: EventLoop
     /// Reloads, given how many further requests this reload stands for (0: itself alone).
     private let reload: (_ merged: Int) -> Void
     /// Requests that came since the last reload, within its spacing.
