@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // The process's own argv, kept by a constructor that glibc calls with it (CommandLine.arguments
         // reads /proc on Linux, which a chroot or a bare container may not have).
-        .target(name: "CArguments"),
+        .target(name: "CArguments", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // The POSIX file calls (open, write-all, fsync, rename...) in one seam, which tests can make fail
         // (ENOSPC, EACCES, EIO) in debug builds, as swift-system's mocking does; plain calls in release.
         // Beside them the process utilities every program needs and that mean nothing to D-Bus: the
