@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import SnapService
 import TestSupport
 
 /// Signals a service manager or a script sends in floods: a termination request is never lost,
@@ -71,6 +72,34 @@ struct SignalFaultTests {
         Thread.sleep(forTimeInterval: 1)
         #expect(reloads(daemon) <= after + 1, "reloads went on after the flood: \(after) -> \(reloads(daemon))")
         print("SIGHUP flood: \(sent(flood)) SIGHUPs, \(reloads(daemon)) reloads")
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test("2,000 SIGHUPs write a bounded number of log lines, saying how many they merged; the last one's file is applied")
+    func floodLogLines() throws {
+        let fixture = try DaemonFixture(startDaemon: false)
+        try fixture.writeConfig("label = Brush\n")
+        try fixture.start()
+        guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
+        let client = try fixture.client()
+        let started = Date()
+        // Spread over about half a second, as a script's loop sends them: each can wake the daemon
+        // (sent back to back they reach it as a few, the kernel and the loop merging them).
+        for _ in 1..<2000 { kill(daemon.pid, SIGHUP); usleep(250) }
+        try fixture.writeConfig("label = Pen\n")
+        kill(daemon.pid, SIGHUP)
+        #expect(waitUntil(timeout: 10) { (try? client.property("Label")) == .string("Pen") }, "the last SIGHUP is never lost")
+        // Whatever is still due (a reload at the end of a spacing) comes within one spacing.
+        _ = waitUntil(timeout: 2 * ReloadRequests.spacing) { false }
+        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("reload (SIGHUP)") }
+        let elapsed = Date().timeIntervalSince(started)
+        // At most one reload at once, then one per spacing while SIGHUPs keep coming.
+        #expect(lines.count <= 2 + Int(elapsed / ReloadRequests.spacing), "\(lines.count) lines in \(elapsed) s")
+        let merged = lines.compactMap { line in
+            line.firstRange(of: "merging ").flatMap { Int(line[$0.upperBound...].prefix { $0.isNumber }) }
+        }
+        #expect(!merged.isEmpty && lines.count + merged.reduce(0, +) <= 2000, "\(lines)")
+        print("2,000 SIGHUPs: \(lines.count) log lines in \(String(format: "%.2f", elapsed)) s, merging \(merged)")
         #expect(fixture.stop() == 0)
     }
 

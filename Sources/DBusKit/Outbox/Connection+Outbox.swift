@@ -33,8 +33,17 @@ extension Connection {
         for member in answeredAnyway { onUndoneReply(member, undone) }
     }
 
-    /// A call about `client` completed (answered, failed or timed out): its replies go on.
-    func releaseReplies(to client: String) {
+    /// Keeps back every reply to `client` until as many `releaseReplies(to:)`, as a call made with
+    /// `callAsync(…holdingRepliesTo:…)` does while it is pending: for what is learned about a client
+    /// after that call, off the loop (its process's command line). The caller bounds the hold.
+    public func holdReplies(to client: String) {
+        outbox.hold(repliesTo: client)
+    }
+
+    /// A call or a hold about `client` ended (answered, failed or timed out): its replies go on,
+    /// once no other hold keeps them.
+    public func releaseReplies(to client: String) {
+        guard !isClosed else { return }
         outbox.release(repliesTo: client, to: wire)
     }
 

@@ -29,6 +29,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private let speaker: Speaker
     /// The daemon's loop: Registration and EventListeners retry on it.
     private let loop: EventLoop
+    /// Reads its clients' command lines off the loop (shared with the session bus's clients).
+    private let commands: CommandReader
     /// A `Focus` asked for before the slider was ready.
     private let focusWanted: UntilReady<Void>
     /// The answers of the `Focus` calls kept in `focusWanted`.
@@ -41,9 +43,10 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// `registryQueryTimeout`: nil for `EventListeners.queryTimeout`, or in a debug build the
     /// environment's `SNAPSIZE_TEST_REGISTRY_TIMEOUT` (seconds), so that a test of a registry slower
     /// than the timeout need not wait 10 s for it. The shipped (release) daemon reads no such variable.
-    init(model: SelectionModel, session: Connection, loop: EventLoop,
+    init(model: SelectionModel, session: Connection, loop: EventLoop, commands: CommandReader,
          announce: DaemonSettings.Announce, environment: [String: String], registryQueryTimeout: Double? = nil) {
         self.model = model
+        self.commands = commands
         self.registryQueryTimeout = registryQueryTimeout ?? Self.registryQueryTimeout(environment)
         self.announce = announce
         bridge = SliderBridge(model: model)
@@ -85,7 +88,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
             log("cannot show the slider on the accessibility bus: \(error.message)")
             return
         }
-        let clients = ClientDirectory(connection: connection)
+        let clients = ClientDirectory(connection: connection, commands: commands)
         clients.learned = { [unowned model] identity in model.learned(identity) }
         bridge.clients = clients
         let registration = RegistryEmbedding(connection: connection, app: app, loop: loop)

@@ -232,12 +232,14 @@ public enum Daemon {
     static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
                      config: ConfigReport = ConfigReport(), state: StateReport = StateReport(), environment: [String: String],
                      historyFile: HistoryFile? = nil) -> Adapters {
+        let commands = CommandReader(loop: loop, read: CommandReader.read(environment: environment))
         let accessibility = settings.accessibility
-            ? AccessibilityService(model: model, session: session, loop: loop,
+            ? AccessibilityService(model: model, session: session, loop: loop, commands: commands,
                                    announce: settings.announce, environment: environment)
             : nil
         accessibility?.bus.releasesGroupFirst = true
-        let object = SizeSelectorObject(model: model, connection: session, focus: accessibility, config: config, state: state)
+        let object = SizeSelectorObject(model: model, connection: session, commands: commands, focus: accessibility,
+                                        config: config, state: state)
         config.onChange = { [unowned object] in object.announce(.configProblems) }
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
@@ -278,8 +280,12 @@ public enum Daemon {
         }
         loop.onSignal(SIGTERM) { [unowned loop] in loop.stop() }
         loop.onSignal(SIGINT) { [unowned loop] in loop.stop() }
-        // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can be.
-        loop.onSignal(SIGHUP) { [unowned settings = adapters.settings] in settings.reload(reread: reread) }
+        // SIGHUP (systemd's ExecReload=, `kill -HUP`): the config file again, applied where it can
+        // be; a flood of them coalesced.
+        let reloads = ReloadRequests(loop: loop) { [unowned settings = adapters.settings] merged in
+            settings.reload(merged: merged, reread: reread)
+        }
+        loop.onSignal(SIGHUP) { reloads.requested() }
         loop.run()
         // Blocked again for the orderly stop: once the loop is gone its handlers are too, and a
         // SIGHUP still arriving (a flood of reloads) would end the process by its default action.

@@ -27,7 +27,10 @@ import SystemCalls
 /// `History.Clients` holds them. So a change appends 40 bytes, copied from the record as it is, and
 /// a new client once its `W`. After `appendedRecords` entries, or when the file would grow beyond
 /// `maximumBytes`, it is rewritten as a snapshot (temporary file, flushed, renamed). Mode 0600,
-/// never reached through a symbolic link. A file that cannot be read is kept aside as a bad state
+/// never reached through a symbolic link. Before each write the path must still name the open file
+/// as it was written (`SmallFile.replacement`, as the state file's commits check it): when it was
+/// moved, removed, cut short or replaced, the whole history is written afresh at the path
+/// (its folder made again; a folder, FIFO or link in its place kept aside), and the log says so once. A file that cannot be read is kept aside as a bad state
 /// file is; a file of version 1 (text, `HistoryFileVersion1`) is read, and rewritten as version 2
 /// with the first change.
 public final class HistoryFile {
@@ -50,6 +53,8 @@ public final class HistoryFile {
     private var writtenRevision = 0
     /// A failure is logged once, until a write succeeds again.
     private var failing = false
+    /// Where the last rewrite moved what was in the file's place (a folder, a FIFO, a link), if it did.
+    private var keptAside: String?
 
     public init(path: String) {
         self.path = path
@@ -89,9 +94,15 @@ public final class HistoryFile {
 
     /// Writes what `history` holds beyond what the file has: appended records, or a new snapshot
     /// when enough are appended (or the history went back, a group's failed save). Returns a
-    /// sentence for the log the first time writing fails (nil otherwise): the change stands.
+    /// sentence for the log the first time writing fails, and when the file was found replaced (nil
+    /// otherwise): the change stands.
     public func write(_ history: History) -> String? {
         var problem: String?
+        // Checked before every write (one per `HistoryWriter.delay` at most): appended records
+        // belong in the file the path names, whole, or the next start would not find them.
+        let replaced = fd >= 0 ? SmallFile.replacement(ofOpen: fd, at: path, size: bytes) : nil
+        if replaced != nil { _ = POSIX.close(fd); fd = -1 }
+        keptAside = nil
         if history.lastSequence < written || fd < 0 || appended + Int(history.lastSequence - written) >= Self.appendedRecords {
             problem = rewrite(history)
         } else {
@@ -116,14 +127,23 @@ public final class HistoryFile {
                 }
             }
         }
+        if let problem, fd >= 0 { _ = POSIX.close(fd); fd = -1 }
+        defer { failing = problem != nil }
+        if problem == nil {
+            written = history.lastSequence
+            writtenRevision = history.clients.revision
+        }
+        // (A folder, FIFO or link found in its place when no file was open is said the same way.)
+        if let replaced = replaced ?? keptAside.map({ _ in "something that is not a file is in its place" }) {
+            // Said once: the new file is the one checked from now on (or, failing, none is open).
+            let kept = keptAside.map { "; what was in its place is kept as \($0)" } ?? ""
+            let outcome = problem.map { "; writing a new one there failed (\($0)); the history is kept in memory only" }
+                ?? "; the whole history is written to a new one there"
+            return "the history file \(path) is no longer the file the daemon wrote (\(replaced))\(kept)\(outcome)"
+        }
         if let problem {
-            if fd >= 0 { _ = POSIX.close(fd); fd = -1 }
-            defer { failing = true }
             return failing ? nil : "cannot write the history file \(path) (\(problem)); the history is kept in memory only"
         }
-        written = history.lastSequence
-        writtenRevision = history.clients.revision
-        failing = false
         return nil
     }
 
@@ -152,6 +172,13 @@ public final class HistoryFile {
         // Once per `appendedRecords` changes, after the reply: a rename of a file not yet on disk
         // could leave an empty one after a power cut.
         if problem == nil, POSIX.fsync(made) != 0 { problem = "cannot flush \(temporary): \(describeErrno())" }
+        // Never renamed over what is not a file (a folder refuses it; a link or a FIFO someone put
+        // there is theirs): kept aside, as load keeps it.
+        var info = stat()
+        if problem == nil, POSIX.status(path, &info, followLinks: false) == 0, info.st_mode & S_IFMT != S_IFREG {
+            keptAside = StateStore.keepAside(path)
+            if keptAside == nil { problem = "cannot move aside what is in its place: \(describeErrno())" }
+        }
         if problem == nil, POSIX.rename(temporary, path) != 0 { problem = "cannot rename \(temporary): \(describeErrno())" }
         if let problem {
             _ = POSIX.close(made)

@@ -64,6 +64,24 @@ extension SmallFile {
     }
 }
 
+extension SmallFile {
+    /// Why `path` no longer names the open file `fd` as its writer left it (nil: it does), by the
+    /// same device and inode (lstat, so a link in its place is another file) and, when given, the
+    /// size the writer knows it has: something removed it, moved it or its folder away (`mv`,
+    /// `cp --backup`, `rsync -b`, a renamed folder), put another file in its place, or cut it short.
+    /// A write to it would be lost at the next start: the writer makes a new file instead.
+    static func replacement(ofOpen fd: Int32, at path: String, size: Int? = nil) -> String? {
+        var open = stat(), named = stat()
+        guard POSIX.status(fd, &open) == 0, open.st_nlink > 0 else { return "it was removed" }
+        guard POSIX.status(path, &named, followLinks: false) == 0 else {
+            return errno == ENOENT ? "it, or its folder, was moved or removed" : "it cannot be inspected: \(describeErrno())"
+        }
+        guard named.st_dev == open.st_dev, named.st_ino == open.st_ino else { return "another file is in its place" }
+        if let size, open.st_size != size { return "it is \(open.st_size) bytes, not the \(size) written: cut short or written by another program" }
+        return nil
+    }
+}
+
 func describeErrno(_ code: Int32 = errno) -> String {
     POSIX.describe(code)
 }

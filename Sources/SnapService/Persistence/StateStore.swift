@@ -185,23 +185,11 @@ public final class StateStore {
 
     // MARK: Helpers
 
-    /// Whether the open file is still the one `path` names (the same device and inode, by lstat):
-    /// when something removed it, moved it or its folder away (`mv state state~`, `cp --backup`,
-    /// `rsync -b`, a renamed folder) or put another file in its place, a commit written to it would
-    /// be lost at the next start, so a new file is made instead, and the log says so once.
+    /// Whether the open file is still the one `path` names (`SmallFile.replacement`): if not, a
+    /// commit written to it would be lost at the next start, so a new file is made instead, and the
+    /// log says so once.
     private var stillNamed: Bool {
-        var open = stat(), named = stat()
-        guard POSIX.status(fd, &open) == 0, open.st_nlink > 0 else { return noteReplaced("it was removed") }
-        guard POSIX.status(path, &named, followLinks: false) == 0 else {
-            return noteReplaced(errno == ENOENT ? "it, or its folder, was moved or removed" : "it cannot be inspected: \(describeErrno())")
-        }
-        guard named.st_dev == open.st_dev, named.st_ino == open.st_ino else {
-            return noteReplaced("another file is in its place")
-        }
-        return true
-    }
-
-    private func noteReplaced(_ reason: String) -> Bool {
+        guard let reason = SmallFile.replacement(ofOpen: fd, at: path) else { return true }
         log("the state file \(path) is no longer the file the daemon wrote (\(reason)); saving to a new one there")
         return false
     }

@@ -3,9 +3,10 @@ import SizeSelectorContract
 
 /// Who a caller is, for people: the bus says which process owns a unique name
 /// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
-/// ("snapsizectl adjust"). Asked once per client, asynchronously: nothing on the serving path waits
-/// for the bus (a blocking call would first flush everything queued for it, without a timeout, and
-/// a backlog or a stopped bus would freeze the whole daemon, SIGTERM included). Until the answer
+/// ("snapsizectl adjust", read off the loop by `CommandReader`). Asked once per client,
+/// asynchronously: nothing on the serving path waits for the bus (a blocking call would first
+/// flush everything queued for it, without a timeout, and a backlog or a stopped bus would freeze
+/// the whole daemon, SIGTERM included). Until the answer
 /// comes a client is known by its unique name alone; `learned` runs when it does. Meanwhile the
 /// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
 /// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command; the bus answers
@@ -21,6 +22,7 @@ final class ClientDirectory {
     static let lookUpTimeoutMilliseconds: Int32 = 500
 
     private let connection: Connection
+    private let commands: CommandReader
     private var known: [String: ClientIdentity] = [:]
     private var order: [String] = []
     /// Clients whose answer is awaited (at most `capacity`: more new clients at once stay known by name).
@@ -28,8 +30,9 @@ final class ClientDirectory {
     /// Runs with a client's full identity once the bus has answered (from the event loop).
     var learned: ((ClientIdentity) -> Void)?
 
-    init(connection: Connection) {
+    init(connection: Connection, commands: CommandReader) {
         self.connection = connection
+        self.commands = commands
     }
 
     /// What is known of `sender` now: its full identity once the bus has answered, else its name alone.
@@ -48,17 +51,26 @@ final class ClientDirectory {
                 interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", arguments: [.string(sender)],
                 timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender) { [weak self] reply in
                 guard let self else { return }
-                self.asking.remove(sender)
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let pid = (try? reply.get())?.first?.asUInt32 ?? 0
-                let identity = ClientIdentity(uniqueName: sender, pid: pid, command: pid == 0 ? "" : Self.command(pid: pid))
-                self.remember(identity)
-                self.learned?(identity)
+                guard pid != 0 else { return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
+                // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
+                self.connection.holdReplies(to: sender)
+                self.commands.command(of: pid) { [weak self, connection = self.connection] command in
+                    self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
+                    connection.releaseReplies(to: sender)
+                }
             }
         } catch {
             asking.remove(sender)
             remember(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
         }
+    }
+
+    private func learn(_ identity: ClientIdentity) {
+        asking.remove(identity.uniqueName)
+        remember(identity)
+        learned?(identity)
     }
 
     private func remember(_ identity: ClientIdentity) {

@@ -39,14 +39,14 @@ public final class SizeSelectorObject {
         var changedBy = ClientIdentity.unknown
     }
 
-    public init(model: SelectionModel, connection: Connection, focus: FocusRequester?, config: ConfigReport = ConfigReport(),
-                state: StateReport = StateReport()) {
+    init(model: SelectionModel, connection: Connection, commands: CommandReader, focus: FocusRequester?,
+         config: ConfigReport = ConfigReport(), state: StateReport = StateReport()) {
         self.model = model
         self.config = config
         self.state = state
         self.connection = connection
         self.focus = focus
-        self.clients = ClientDirectory(connection: connection)
+        self.clients = ClientDirectory(connection: connection, commands: commands)
         clients.learned = { [unowned self] identity in self.learned(identity) }
         announcedKind = model.lastChangeKind
     }

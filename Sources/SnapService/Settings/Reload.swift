@@ -13,13 +13,16 @@ extension RunningSettings {
     /// through `setTexts` in the same way. A run-time override stays in force (see `RunningSettings`):
     /// the file's list waits under it. The initial size, the state file and the accessibility side
     /// take effect at the next start; the log says which changed. A file that cannot be used changes
-    /// nothing.
-    func reload(reread: () throws(InvalidValue) -> DaemonSettings) {
+    /// nothing. `merged`: how many more SIGHUPs this reload stands for (`ReloadRequests`), said
+    /// first in its log line.
+    func reload(merged: Int = 0, reread: () throws(InvalidValue) -> DaemonSettings) {
+        let head = "reload (SIGHUP): "
+            + (merged > 0 ? "merging \(merged) more SIGHUPs that came within \(ReloadRequests.spacing) s; " : "")
         let wanted: DaemonSettings
         do {
             wanted = try reread()
         } catch {
-            log("reload (SIGHUP): the config file cannot be used, so the running settings stay: \(error.message)")
+            log(head + "the config file cannot be used, so the running settings stay: \(error.message)")
             config.set([tr("%s; the reload changed nothing: the running settings stay", error.message)])
             return
         }
@@ -40,7 +43,7 @@ extension RunningSettings {
         if !atRestart.isEmpty {
             parts.append("changed, but only taking effect at the next start: " + atRestart.joined(separator: ", "))
         }
-        log("reload (SIGHUP): " + parts.joined(separator: "; "))
+        log(head + parts.joined(separator: "; "))
     }
 
     /// The options that differ between `a` and `b` and cannot change while serving.
