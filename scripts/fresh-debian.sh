@@ -69,7 +69,11 @@ if [ "${2:-}" = "--inside" ]; then
         grep -E "Test run with|passed|failed|error:|Error " /tmp/test.log | tail -n 25
         echo "fresh-debian: make test: exit $status in $((end - start)) s; $((after - before)) packages" \
              "installed ($after in all)"
-        [ "$status" -eq 0 ] || { tail -n 60 /tmp/test.log; exit "$status"; }
+        if [ "$status" -ne 0 ]; then
+            grep -E "recorded an issue|error:" /tmp/test.log | head -n 40
+            tail -n 30 /tmp/test.log
+            exit "$status"
+        fi
         ;;
     esac
     exit 0
