@@ -1,5 +1,6 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// Who a caller is, for people: the bus says which process owns a unique name
 /// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
@@ -78,11 +79,19 @@ final class ClientDirectory {
         guard let program = words.first.map(baseName) else { return "" }
         var command = program
         if words.count > 1, !words[1].hasPrefix("-") { command += " " + baseName(words[1]) }
-        let printable = String(command.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let printable = Texts.printable(command)
         return printable.count > maximumCommand ? String(printable.prefix(maximumCommand - 1)) + "…" : printable
     }
 
     private static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+extension ClientIdentity {
+    /// A client named in a file (the history): what the file says, made printable as a name the bus
+    /// told would be (`Texts.printable`); a crafted file may carry anything.
+    init(fromFile name: String, pid: UInt32, command: String) {
+        self.init(uniqueName: Texts.printable(name), pid: pid, command: Texts.printable(command))
     }
 }
