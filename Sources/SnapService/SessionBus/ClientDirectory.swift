@@ -43,6 +43,7 @@ final class ClientDirectory {
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
+        let heardAt = ProcessCheck.nowTicks()
         do {
             try connection.callAsync(
                 destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
@@ -52,7 +53,9 @@ final class ClientDirectory {
                 self.asking.remove(sender)
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let pid = (try? reply.get())?.first?.asUInt32 ?? 0
-                let identity = ClientIdentity(uniqueName: sender, pid: pid, command: pid == 0 ? "" : Self.command(pid: pid))
+                // A pid given since to another process keeps its number, not that process's command.
+                let command = pid == 0 ? "" : ProcessCheck.verified(pid, heardAt: heardAt) { Self.command(pid: pid) } ?? ""
+                let identity = ClientIdentity(uniqueName: sender, pid: pid, command: command)
                 self.remember(identity)
                 self.learned?(identity)
             }
