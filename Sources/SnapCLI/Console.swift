@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SnapTexts
 import SystemCalls
 
 /// Where a command writes: data to `out`, messages to `err`. Tests pass closures that collect text.
@@ -21,8 +22,11 @@ public struct Console {
         Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1)
     }
 
-    public func line(_ text: String) { out(text + "\n") }
-    public func errorLine(_ text: String) { err(text + "\n") }
+    /// A line of output or of a message: whatever in it came from the daemon, a client's command
+    /// line or a file is shown, never obeyed (`Texts.printable`). (`out` and `err` write as given:
+    /// help texts, and `show`'s colours, which make their own parts printable.)
+    public func line(_ text: String) { out(Texts.printable(text, keepingLineBreaks: true) + "\n") }
+    public func errorLine(_ text: String) { err(Texts.printable(text, keepingLineBreaks: true) + "\n") }
 }
 
 private func writeAll(_ fd: Int32, _ text: String) {

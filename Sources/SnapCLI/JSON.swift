@@ -1,3 +1,5 @@
+import SnapTexts
+
 /// A JSON value written with keys in the order given, so `--json` output is stable for scripts.
 public enum JSON: Equatable, Sendable {
     case string(String)
@@ -39,9 +41,12 @@ private func quote(_ string: String) -> String {
         case "\n": result += "\\n"
         case "\r": result += "\\r"
         case "\t": result += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        case _ where Texts.isUnprintable(scalar):
+            // Escaped, so the value stays exact and a terminal shows the escape, never obeys it.
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
         default: result.unicodeScalars.append(scalar)
         }
     }

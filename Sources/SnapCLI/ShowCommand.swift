@@ -56,8 +56,8 @@ struct ShowCommand: StateReportCommand {
         }
         var text = ticks.joined(separator: style == .ascii ? " - " : " ─ ") + "\n"
         if differs {
-            text += tr("preview %s, committed %s", state.valueText(index: state.shownIndex),
-                       state.valueText(index: state.selectedIndex)) + "\n"
+            text += Texts.printable(tr("preview %s, committed %s", state.valueText(index: state.shownIndex),
+                                       state.valueText(index: state.selectedIndex))) + "\n"
         }
         return text
     }

@@ -88,7 +88,7 @@ struct StatusCommand: StateReportCommand {
         ] + state.configProblems.map { ("config", $0) }
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { key, value in
-            key + ":" + String(repeating: " ", count: width - key.count - 1) + value + "\n"
+            key + ":" + String(repeating: " ", count: width - key.count - 1) + Texts.printable(value) + "\n"
         }.joined()
     }
 }

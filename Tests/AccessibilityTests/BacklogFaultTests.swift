@@ -48,11 +48,13 @@ struct BacklogFaultTests {
         /// Starts pipeline.py: `count` calls of `members` (in turn) to `destination` on the bus at
         /// `address`, never reading a reply (with `reading`, a thread drops every reply as it comes; with
         /// `readAfter`, it reads them all that many seconds after writing and prints how they were
-        /// answered); returns once all are written (or the bus stopped taking them).
+        /// answered; with `subscribe`, it first asks for every signal on the bus, and never reads);
+        /// returns once all are written (or the bus stopped taking them).
         @discardableResult
         func pipeline(address: String, destination: String, path: String, interface: String, members: String,
-                      count: Int, readAfter: Double? = nil, waitForAll: Bool = true, reading: Bool = false) throws -> ChildProcess {
-            let extra = reading ? ["read"] : readAfter.map { ["\($0)"] } ?? []
+                      count: Int, readAfter: Double? = nil, waitForAll: Bool = true, reading: Bool = false,
+                      subscribe: Bool = false) throws -> ChildProcess {
+            let extra = reading ? ["read"] : subscribe ? ["subscribe"] : readAfter.map { ["\($0)"] } ?? []
             let child = try ChildProcess("/usr/bin/python3", [pipelineScript, address, destination, path, interface, members,
                                                              "\(count)"] + extra, environment: bus.environment)
             pipelines.append(child)

@@ -244,7 +244,22 @@ final class OutboxTests {
         #expect(outbox.heldSignalCount == 1)
         wire.queuedBytes = 0
         outbox.handWaiting(to: wire)
-        #expect(wire.take() == [":1.5:1", "Value 1"])
+        #expect(wire.take() == ["Value 1", ":1.5:1"], "while replies wait in lanes, the held signals go first, once a round")
+    }
+
+    @Test("while replies wait in lanes, state signals are merged even with a short queue, and go once a round ahead of the lanes")
+    func mergedDuringLanes() {
+        outbox.afterRound(queuedBytes: OutboxLimits.standard.lanesEngageLimit + 1)
+        outbox.submit(reply(1, to: ":1.5"), as: .reply, to: wire)
+        outbox.afterRound(queuedBytes: 0)
+        for _ in 0..<3 { outbox.submit(signal("Value", "1"), as: .signal(.state), to: wire) }
+        #expect(wire.take().isEmpty, "the lane waits for its round; the signals are merged meanwhile")
+        #expect(outbox.heldSignalCount == 1)
+        outbox.handWaiting(to: wire)
+        #expect(wire.take() == ["Value 1", ":1.5:1"])
+        outbox.afterRound(queuedBytes: 0)
+        outbox.submit(signal("Value", "1"), as: .signal(.state), to: wire)
+        #expect(wire.take() == ["Value 1"], "the lanes are empty: signals go at once again")
     }
 
     // MARK: After a round

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """A D-Bus client that pipelines method calls and never reads a reply.
 
-Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT [read | READ_AFTER]
+Usage: pipeline.py ADDRESS DESTINATION PATH INTERFACE MEMBERS COUNT [read | READ_AFTER | subscribe]
 
 MEMBERS is one method name, or several separated by commas, called in turn. With "read", a thread
 reads (and drops) everything the bus sends meanwhile: a client that pipelines but takes every reply.
 With READ_AFTER (seconds), once all calls are written it waits that long, then reads what the bus
 sends until every call has its answer (at most 120 s between two reads) and prints
 "answered R refused E other O NAMES": method returns, LimitsExceeded errors, other errors (by name).
+With "subscribe", it first asks for every signal on the bus (AddMatch "type='signal'"), and reads
+nothing: what the bus then has for it (replies and every signal) piles up in the bus.
 
 Speaks the wire protocol itself over the unix socket (SASL EXTERNAL, Hello, then COUNT calls with
 no arguments, written as fast as the bus takes them), so that nothing in it reads what the bus sends
@@ -26,7 +28,8 @@ def pad(length, align):
     return b"\0" * ((-length) % align)
 
 
-def method_call(serial, destination, path, interface, member):
+def method_call(serial, destination, path, interface, member, argument=None):
+    """A call with no arguments, or with one string `argument`."""
     fields = b""
     for code, sig, value in ((1, "o", path), (2, "s", interface), (3, "s", member), (6, "s", destination)):
         fields += pad(16 + len(fields), 8)
@@ -34,8 +37,14 @@ def method_call(serial, destination, path, interface, member):
         fields += pad(16 + len(fields), 4)
         data = value.encode()
         fields += struct.pack("<I", len(data)) + data + b"\0"
-    header = struct.pack("<cBBBII", b"l", 1, 0, 1, 0, serial) + struct.pack("<I", len(fields)) + fields
-    return header + pad(len(header), 8)
+    body = b""
+    if argument is not None:
+        fields += pad(16 + len(fields), 8)
+        fields += bytes([8, 1]) + b"g\0" + bytes([1]) + b"s\0"
+        data = argument.encode()
+        body = struct.pack("<I", len(data)) + data + b"\0"
+    header = struct.pack("<cBBBII", b"l", 1, 0, 1, len(body), serial) + struct.pack("<I", len(fields)) + fields
+    return header + pad(len(header), 8) + body
 
 
 def connect(address):
@@ -129,15 +138,19 @@ def main():
         threading.Thread(target=drain, daemon=True).start()
     bus = "org.freedesktop.DBus"
     sock.sendall(method_call(1, bus, "/org/freedesktop/DBus", bus, "Hello"))
+    first = 2
+    if sys.argv[7:8] == ["subscribe"]:
+        sock.sendall(method_call(2, bus, "/org/freedesktop/DBus", bus, "AddMatch", "type='signal'"))
+        first = 3
     batch = []
-    for serial in range(2, int(count) + 2):
+    for serial in range(first, int(count) + first):
         batch.append(method_call(serial, destination, path, interface, members[serial % len(members)]))
         if len(batch) == 256:
             sock.sendall(b"".join(batch))
             batch = []
     sock.sendall(b"".join(batch))
     print("sent", count, flush=True)
-    if sys.argv[7:8] and not reading:
+    if sys.argv[7:8] and not reading and sys.argv[7] != "subscribe":
         time.sleep(float(sys.argv[7]))
         read_answers(sock, int(count))
     while True:

@@ -65,6 +65,21 @@ struct OfflineTests {
         #expect(result.status == 0 && result.out == "100\n" && result.err == "already at the largest size, 100 points\n")
     }
 
+    @Test("JSON escapes what a terminal would obey (C0, C1, bidi overrides, format characters), so the value stays exact")
+    func jsonEscapes() {
+        #expect(JSON.string("a\u{1B}b\u{9B}c\u{202E}d\u{2066}e\u{E0001}f é 点").text
+                == #""a\u001bb\u009bc\u202ed\u2066e\udb40\udc01f é 点""#)
+    }
+
+    @Test("a refusal whose message carries controls is printed with them replaced")
+    func refusalPrintable() throws {
+        let fake = FakeClient()
+        fake.refusal = MethodError(.invalidArgs, "held by evil\u{1B}[2J\u{9B}31m\u{202E}x")
+        let result = runWithFake(fake, ["inc"])
+        #expect(result.status == 1 && result.err == "snapsizectl: org.freedesktop.DBus.Error.InvalidArgs: held by evil?[2J?31m?x\n",
+                "\(result.err.debugDescription)")
+    }
+
     @Test("error names map to the documented exit statuses", arguments: [
         (ErrorName.previewActive.rawValue, Int32(1)), ("org.freedesktop.DBus.Error.InvalidArgs", 1),
         ("org.freedesktop.DBus.Error.ServiceUnknown", 69), ("org.freedesktop.DBus.Error.NameHasNoOwner", 69),

@@ -6,6 +6,20 @@ import SnapTexts
 /// daemon, slider and CLI in LocalizationTests.
 @Suite("The words, in English")
 struct TextsTests {
+    @Test("printable: C0, DEL, C1, bidi overrides and isolates, format characters and line separators replaced; other text kept")
+    func printable() {
+        for code: UInt32 in [0x00, 0x07, 0x09, 0x0A, 0x1B, 0x7F, 0x80, 0x85, 0x9B, 0x9C, 0x9D, 0x9F, 0xAD, 0x200B, 0x200E,
+                             0x2028, 0x2029, 0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF, 0xE0001] {
+            let scalar = Unicode.Scalar(code)!
+            #expect(Texts.printable("a\(scalar)b") == "a?b", "U+\(String(code, radix: 16))")
+        }
+        for kept in ["snapsizectl adjust", "pontos ç", "点 尺寸", "نقطة", "포인트", "👍🏽", "tab-free", "¡é…€"] {
+            #expect(Texts.printable(kept) == kept)
+        }
+        #expect(Texts.printable("one\ntwo\u{9B}", keepingLineBreaks: true) == "one\ntwo?")
+        #expect(Texts.printable("one\ntwo") == "one?two")
+    }
+
     @Test("label, value text with plural forms, description; --label and --unit exactly as given")
     func words() throws {
         let words = Texts()

@@ -21,10 +21,13 @@
 //    (`refuses(_:)`), and the refusal waits its turn in the lane like a reply.
 // 4. Merged state. Signals skip rules 2 and 3 (events still flow during a flood; a signal may then
 //    reach a client before a reply sent to it earlier). A `.state` signal sent while the bus is
-//    backed up (queue over `backlogLimit` at the last round, or signals already held) is held,
-//    replacing an earlier one with the same latest-key (`HeldSignals.key(of:)`); the held ones go
-//    out, in the order of their latest, once the queue is down to half that limit. An `.event` is
-//    never merged or held: it goes out at once, behind the state signals held before it.
+//    backed up (queue over `backlogLimit` at the last round, replies waiting in lanes, or signals
+//    already held) is held, replacing an earlier one with the same latest-key
+//    (`HeldSignals.key(of:)`); the held ones go out, in the order of their latest, once the queue is
+//    down to half that limit, or while replies wait in lanes, once a round ahead of them as far as
+//    the lanes' own limit: the bus reads each connection in turn, a few KiB at a time, so during a
+//    flood every byte of a signal per change is a reply less. An `.event` is never merged or held:
+//    it goes out at once, behind the state signals held before it.
 //
 // Otherwise a message goes to libdbus at once. After each round the loop also asks
 // `afterRound(queuedBytes:)` whether to stop reading the connection and whether to make its socket's
@@ -99,7 +102,7 @@ struct Outbox {
     private mutating func pass<Wire: OutboxWire>(_ message: Message, _ kind: Outgoing, _ wire: Wire) {
         switch kind {
         case .signal(.state):
-            if backlogged || !heldSignals.isEmpty {
+            if backlogged || usesLanes || !heldSignals.isEmpty {
                 heldSignals.hold(message, key: HeldSignals.key(of: message))
                 return
             }
@@ -199,7 +202,7 @@ struct Outbox {
     /// Hands waiting replies to `wire` in turn while its queue is under the lane limit (or all of
     /// them).
     private mutating func handLanes<Wire: OutboxWire>(all: Bool, _ wire: Wire) {
-        let limit = wantsSmallSocketBuffer ? limits.floodLaneLimit : limits.laneLimit
+        let limit = laneHandLimit
         while all || wire.queuedBytes <= limit, let item = lanes.takeNext() {
             switch item {
             case .message(let message):
@@ -221,11 +224,14 @@ struct Outbox {
     /// After a round of dispatching: the waiting replies in turn as far as the queue is short
     /// (rule 3), then the held state signals if it is down to half the backlog limit (rule 4).
     mutating func handWaiting<Wire: OutboxWire>(to wire: Wire) {
-        if !lanes.isEmpty { handLanes(all: false, wire) }
-        if !heldSignals.isEmpty, wire.queuedBytes <= limits.backlogLimit / 2 {
+        if !heldSignals.isEmpty, wire.queuedBytes <= (lanes.isEmpty ? limits.backlogLimit / 2 : laneHandLimit) {
             for message in heldSignals.takeAll() { wire.hand(message) }
         }
+        if !lanes.isEmpty { handLanes(all: false, wire) }
     }
+
+    /// Bytes queued up to which the lanes (and, while they wait, the held signals) are handed on.
+    private var laneHandLimit: Int { wantsSmallSocketBuffer ? limits.floodLaneLimit : limits.laneLimit }
 
     /// Before the loop sleeps, once a round, from the bytes waiting to be written: whether signals
     /// are merged and replies wait in lanes until the next round, whether the loop stops reading the

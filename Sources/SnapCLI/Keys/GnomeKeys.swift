@@ -24,7 +24,7 @@ struct GnomeKeys {
                 tr("GNOME's %1$s key (%2$s)", key, schema)
             case .custom(_, let name, let command):
                 // TRANSLATORS: who holds a key: a custom shortcut's name and command, e.g. "the custom shortcut 'Terminal' (gnome-terminal)".
-                tr("the custom shortcut '%1$s' (%2$s)", GnomeKeys.safe(name), GnomeKeys.safe(command))
+                tr("the custom shortcut '%1$s' (%2$s)", Texts.printable(name), Texts.printable(command))
             }
         }
 
@@ -82,12 +82,6 @@ struct GnomeKeys {
             }
         }
         return GnomeKeys(customPaths: customPaths, customs: customs, held: held)
-    }
-
-    /// Text from the settings as a person may read it: control characters (which a terminal would
-    /// obey) shown as `?`.
-    static func safe(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
     }
 
     func custom(at path: String) -> Custom? { customs.first { $0.path == path } }

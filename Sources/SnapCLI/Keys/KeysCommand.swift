@@ -96,7 +96,7 @@ struct KeysCommand: Command {
             // Written all the same (the person may log in to GNOME later), but said.
             if let desktop = context.environment["XDG_CURRENT_DESKTOP"], !desktop.isEmpty, !desktop.lowercased().contains("gnome") {
                 context.console.errorLine(tr("note: this session's desktop is %s, not GNOME: these shortcuts work in GNOME sessions; "
-                                             + "'snapsizectl keys' shows how to add keys here", GnomeKeys.safe(desktop)))
+                                             + "'snapsizectl keys' shows how to add keys here", Texts.printable(desktop)))
             }
             for item in plan.items {
                 let done = written.contains { $0.action.name == item.action.name }
@@ -110,8 +110,8 @@ struct KeysCommand: Command {
             do { removed = try KeyPlan.remove(settings, gnome) } catch { throw CommandFailure(.unavailable, error.reason) }
             if removed.isEmpty { context.console.line(tr("there are no snapsize keys in GNOME to remove")) }
             for custom in removed {
-                let key = Accelerator(custom.binding)?.spoken ?? GnomeKeys.safe(custom.binding)
-                context.console.line(tr("removed: %1$s, which ran %2$s", key, GnomeKeys.safe(custom.command)))
+                let key = Accelerator(custom.binding)?.spoken ?? Texts.printable(custom.binding)
+                context.console.line(tr("removed: %1$s, which ran %2$s", key, Texts.printable(custom.command)))
             }
         }
     }

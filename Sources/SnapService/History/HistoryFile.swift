@@ -332,7 +332,7 @@ public final class HistoryFile {
                     String(validating: UnsafeRawBufferPointer(rebasing: raw[(at + offset)..<(at + offset + count)]), as: UTF8.self)
                 }
                 guard let name = text(size, nameLength), let command = text(size + nameLength, commandLength),
-                      history.define(slot: Int(head >> 16 & 0xFFFF), as: ClientIdentity(uniqueName: name, pid: UInt32(head >> 32),
+                      history.define(slot: Int(head >> 16 & 0xFFFF), as: ClientIdentity(fromFile: name, pid: UInt32(head >> 32),
                                                                                          command: command))
                 else { return nil }
                 at += nameLength + commandLength

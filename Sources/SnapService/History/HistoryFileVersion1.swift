@@ -64,6 +64,6 @@ enum HistoryFileVersion1 {
         let name = fields[6] == "-" ? "" : String(fields[6])
         let command = fields.count > 7 ? String(fields[7]) : ""
         return HistoryEntry(sequence: sequence, time: time, from: from, to: to, kind: kind,
-                            by: ClientIdentity(uniqueName: name, pid: pid, command: command))
+                            by: ClientIdentity(fromFile: name, pid: pid, command: command))
     }
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import SizeSelectorContract
+import SnapTexts
 
 /// Who a caller is, for people: the bus says which process owns a unique name
 /// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
@@ -45,6 +46,7 @@ final class ClientDirectory {
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
+        let heardAt = ProcessCheck.nowTicks()
         do {
             try connection.callAsync(
                 destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
@@ -54,10 +56,16 @@ final class ClientDirectory {
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let pid = (try? reply.get())?.first?.asUInt32 ?? 0
                 guard pid != 0 else { return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
+                // A pid given since to another process keeps its number, not that process's command:
+                // the command is read only while the pid can still be the connection's maker.
+                guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
+                    return self.learn(ClientIdentity(uniqueName: sender, pid: pid, command: ""))
+                }
                 // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
                 self.connection.holdReplies(to: sender)
                 self.commands.command(of: pid) { [weak self, connection = self.connection] command in
-                    self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
+                    let same = ProcessCheck.startTicks(of: pid) == started
+                    self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
                     connection.releaseReplies(to: sender)
                 }
             }
@@ -90,11 +98,19 @@ final class ClientDirectory {
         guard let program = words.first.map(baseName) else { return "" }
         var command = program
         if words.count > 1, !words[1].hasPrefix("-") { command += " " + baseName(words[1]) }
-        let printable = String(command.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let printable = Texts.printable(command)
         return printable.count > maximumCommand ? String(printable.prefix(maximumCommand - 1)) + "…" : printable
     }
 
     private static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+extension ClientIdentity {
+    /// A client named in a file (the history): what the file says, made printable as a name the bus
+    /// told would be (`Texts.printable`); a crafted file may carry anything.
+    init(fromFile name: String, pid: UInt32, command: String) {
+        self.init(uniqueName: Texts.printable(name), pid: pid, command: Texts.printable(command))
     }
 }

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether a pid the bus named is still the process that made the connection. The bus learns a
+/// client's pid when it connects (SO_PEERCRED) and never again: once that process has exited (having
+/// handed its connection to a child, say), the kernel may give the pid to any other process, and
+/// /proc/<pid> then describes that one. Without a pidfd from the bus (dbus-daemon 1.14 offers none),
+/// two things tell such a stranger: it started after the daemon first heard from the connection
+/// (/proc/<pid>/stat's start time), or it holds no socket at all, so no connection to any bus.
+enum ProcessCheck {
+    /// Now, in the clock /proc/<pid>/stat gives start times in: ticks since boot (CLOCK_BOOTTIME).
+    static func nowTicks() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return UInt64(now.tv_sec) * ticksPerSecond + UInt64(now.tv_nsec) / (1_000_000_000 / ticksPerSecond)
+    }
+
+    private static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+
+    /// When `pid` started, in ticks since boot (field 22 of /proc/<pid>/stat); nil when it cannot be read.
+    static func startTicks(of pid: UInt32) -> UInt64? {
+        guard let bytes = SmallFile.readBytes("/proc/\(pid)/stat", maximumBytes: 4096),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // After the command's closing parenthesis (a command may hold spaces and parentheses): field 3 on.
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19 else { return nil }
+        return UInt64(String(decoding: fields[19], as: UTF8.self))
+    }
+
+    /// Whether `pid` holds at least one socket (a link `socket:[…]` in /proc/<pid>/fd); nil when
+    /// its descriptors cannot be read (another user's process).
+    static func holdsSocket(_ pid: UInt32) -> Bool? {
+        let folder = "/proc/\(pid)/fd"
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var target = [CChar](repeating: 0, count: 64)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true else { continue }
+            let length = readlink(folder + "/" + name, &target, target.count - 1)
+            guard length > 0 else { continue }
+            if target.prefix(8).map({ UInt8(bitPattern: $0) }) == Array("socket:[".utf8) { return true }
+        }
+        return false
+    }
+
+    /// When `pid` started, if it may still be the process that made a connection the daemon first
+    /// heard from at `heardAt` (`nowTicks()`); nil when it cannot be. Read it again after reading
+    /// something of the process (`startTicks(of:)`): the same start time says it is still the same one.
+    static func ownerStart(_ pid: UInt32, heardAt: UInt64) -> UInt64? {
+        // One tick of slack: a start time is cut to whole ticks, as is `heardAt`.
+        guard let started = startTicks(of: pid), started <= heardAt + 1, holdsSocket(pid) == true else { return nil }
+        return started
+    }
+}
