@@ -117,6 +117,11 @@ check: test-deps
 	$(SWIFT) build --build-tests
 	env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 $(SWIFT) test --skip-build --skip '^(AccessibilityTests|SnapsizedTests)\.|^SnapPanelTests\.Panel(Pointer|Daemon)Tests'
 
+# The tree in the style of .swift-format (docs/HACKING.md, Formatting).
+.PHONY: format
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
 # Makes the test locales that are missing (as root, or through sudo), like `test-deps` installs packages.
 locales:
 	@missing=""; for l in $(TEST_LOCALES); do \

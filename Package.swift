@@ -14,7 +14,8 @@ let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 /// loop swaps its poll buffers into locals before poll and the callbacks, SelectionModel transitions
 /// a local copy and stores it before any observer runs, MessageTemplates' build closures only build a
 /// message, and the libdbus callbacks that edit a binding's watch lists touch only the entries.
-let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(
+    ["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 
 /// A generic type such as `StepCommand<Larger>` or `[String: String]` is otherwise instantiated by
 /// its mangled name the first time it is used, which makes the runtime check its requirements by
@@ -24,7 +25,9 @@ let uncheckedExclusivityInRelease = SwiftSetting.unsafeFlags(["-enforce-exclusiv
 /// conformances it already knows. Only for the CLI's own modules: in the daemon's, a running
 /// process pays each instantiation once, and the accessors it would call instead are other
 /// functions than scripts/snapsized.order names.
-let directMetadataAccess = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+let directMetadataAccess = SwiftSetting.unsafeFlags([
+    "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"
+])
 
 /// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
 /// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
@@ -34,11 +37,13 @@ let directMetadataAccess = SwiftSetting.unsafeFlags(["-Xfrontend", "-disable-con
 /// read-only afterwards (-z now, with lld's default -z relro). The Swift runtime's many relative
 /// relocations are packed (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later), so the table read
 /// at every start is small. Nothing is exported (the Swift driver passes -export-dynamic).
-let staticRuntimeLinking = ["-static-stdlib", "-use-ld=lld",
-                            "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
-                            "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
-                            "-Xlinker", "--no-export-dynamic",
-                            "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+let staticRuntimeLinking = [
+    "-static-stdlib", "-use-ld=lld",
+    "-Xlinker", "--remap-inputs=*/libstdc++.so=\(packageRoot)/scripts/static-link/libstdc++.ld",
+    "-Xlinker", "--remap-inputs=*/libgcc_s.so=\(packageRoot)/scripts/static-link/libgcc_s.ld",
+    "-Xlinker", "--no-export-dynamic",
+    "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"
+]
 
 let package = Package(
     name: "snapsize",
@@ -47,7 +52,7 @@ let package = Package(
         .executable(name: "snapsizectl", targets: ["snapsizectl"]),
         .executable(name: "snapcore-bench", targets: ["snapcore-bench"]),
         .executable(name: "snapsize-bench", targets: ["snapsize-bench"]),
-        .executable(name: "snapsize-panel", targets: ["snapsize-panel"]),
+        .executable(name: "snapsize-panel", targets: ["snapsize-panel"])
     ],
     targets: [
         // Pure Swift: the snapping rules and the selection state machine. No Foundation, no C.
@@ -77,42 +82,65 @@ let package = Package(
         // (ENOSPC, EACCES, EIO) in debug builds, as swift-system's mocking does; plain calls in release.
         // Beside them the process utilities every program needs and that mean nothing to D-Bus: the
         // arguments, the environment, diagnostic lines on stderr, the monotonic clock, giving free memory back.
-        .target(name: "SystemCalls", dependencies: ["CMalloc", "CArguments"], swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
+        .target(
+            name: "SystemCalls", dependencies: ["CMalloc", "CArguments"],
+            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
 
         // libdbus-1 as a system library; only DBusKit may import it (and the benchmark's client, which
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
-        .target(name: "DBusKit", dependencies: ["CDBus", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(
+            name: "DBusKit", dependencies: ["CDBus", "SystemCalls"],
+            swiftSettings: [uncheckedExclusivityInRelease]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
-        .target(name: "AtSpi", dependencies: ["DBusKit", "SystemCalls"], swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(
+            name: "AtSpi", dependencies: ["DBusKit", "SystemCalls"],
+            swiftSettings: [uncheckedExclusivityInRelease]),
 
         // org.snapsize.SizeSelector1 as both sides see it: names, error names, methods, properties (signature,
         // encoding, decoding) and reply shapes. Nothing else spells the contract.
         .target(name: "SizeSelectorContract", dependencies: ["DBusKit"]),
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
-        .target(name: "SnapService", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract", "SystemCalls"],
-                swiftSettings: [uncheckedExclusivityInRelease]),
+        .target(
+            name: "SnapService",
+            dependencies: [
+                "SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "AtSpi", "SizeSelectorContract",
+                "SystemCalls"
+            ],
+            swiftSettings: [uncheckedExclusivityInRelease]),
         // Linked with the static runtimes (staticRuntimeLinking), which halves its resident memory and
         // start-up time (make bench: PSS, exec -> name owned); libdbus shared matters most here, as any
         // client on the session bus can talk to it. The functions it runs are placed together
         // (scripts/snapsized.order, made by scripts/link-order.sh). docs/PERFORMANCE.md.
-        .executableTarget(name: "snapsized", dependencies: ["SnapService", "SystemCalls", "CMalloc"],
-                          linkerSettings: [.unsafeFlags(staticRuntimeLinking + [
-                                                         "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
+        .executableTarget(
+            name: "snapsized", dependencies: ["SnapService", "SystemCalls", "CMalloc"],
+            linkerSettings: [
+                .unsafeFlags(
+                    staticRuntimeLinking + [
+                        "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsized.order",
+                        "-Xlinker", "--no-warn-symbol-ordering"
+                    ])
+            ]),
 
         // The command-line front end (argument parsing, commands, output). `doctor` is an AT-SPI client and
         // takes the protocol's names (roles, paths, interfaces) from AtSpi rather than copying them.
-        .target(name: "SnapCLI", dependencies: ["SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi", "SystemCalls"],
-                swiftSettings: [directMetadataAccess]),
+        .target(
+            name: "SnapCLI",
+            dependencies: [
+                "SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi",
+                "SystemCalls"
+            ],
+            swiftSettings: [directMetadataAccess]),
         // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
         // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
-        .executableTarget(name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"], swiftSettings: [directMetadataAccess],
-                          linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
+        .executableTarget(
+            name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"],
+            swiftSettings: [directMetadataAccess],
+            linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapCore", "SnapTexts"]),
@@ -126,19 +154,26 @@ let package = Package(
         // The article's control on screen: a GTK 4 window drawing what the daemon reports, through GDBus on
         // GTK's main loop. SizeSelectorContract gives it the contract's names and decoders (DBusKit's values,
         // none of its connections: libdbus is linked, never called).
-        .target(name: "SnapPanel", dependencies: ["SnapCore", "SnapTexts", "SizeSelectorContract", "CGtk", "GtkShim"]),
+        .target(
+            name: "SnapPanel",
+            dependencies: ["SnapCore", "SnapTexts", "SizeSelectorContract", "CGtk", "GtkShim"]),
         // Static Swift runtime, as snapsizectl (Debian has no Swift runtime package); GTK and GLib shared.
         // (gtk4's pkg-config names every library GTK links, pango and graphene among them, before any flag
         // given here, so --as-needed cannot drop them: dpkg-shlibdeps names them too, all of which
         // libgtk-4-1 depends on anyway.)
-        .executableTarget(name: "snapsize-panel", dependencies: ["SnapPanel"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
+        .executableTarget(
+            name: "snapsize-panel", dependencies: ["SnapPanel"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // Release-mode micro-benchmark of SnapCore (`make bench-core`).
         .executableTarget(name: "snapcore-bench", dependencies: ["SnapCore"]),
 
         // `make bench`: snapsized against the C floor in Benchmarks/ on one private bus (docs/PERFORMANCE.md).
-        .executableTarget(name: "snapsize-bench", dependencies: ["CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "SystemCalls", "TestSupport"]),
+        .executableTarget(
+            name: "snapsize-bench",
+            dependencies: [
+                "CDBus", "SizeSelectorContract", "SnapCLI", "SnapSettings", "SystemCalls", "TestSupport"
+            ]),
 
         // Shared helpers for test targets: posix_spawn children, private session buses, polling waits.
         .target(name: "TestSupport", dependencies: ["DBusKit", "SizeSelectorContract", "SystemCalls"]),
@@ -146,26 +181,49 @@ let package = Package(
         .testTarget(name: "SnapCoreTests", dependencies: ["SnapCore", "TestSupport"]),
         .testTarget(name: "SnapTextsTests", dependencies: ["SnapTexts", "SnapCore", "TestSupport"]),
         .testTarget(name: "SnapSettingsTests", dependencies: ["SnapSettings", "SnapCore", "SnapTexts"]),
-        .testTarget(name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
-        .testTarget(name: "SnapCLITests", dependencies: ["SnapCLI", "SnapCore", "SnapTexts", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(
+            name: "SnapDocsTests", dependencies: ["SnapDocs", "SnapCLI", "SnapSettings", "TestSupport"]),
+        .testTarget(
+            name: "SnapCLITests",
+            dependencies: [
+                "SnapCLI", "SnapCore", "SnapTexts", "DBusKit", "SizeSelectorContract", "TestSupport"
+            ]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
-        .testTarget(name: "SnapServiceTests", dependencies: ["SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"]),
-        .testTarget(name: "SizeSelectorContractTests", dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),
+        .testTarget(
+            name: "SnapServiceTests",
+            dependencies: [
+                "SnapService", "DBusKit", "SizeSelectorContract", "SystemCalls", "TestSupport"
+            ]),
+        .testTarget(
+            name: "SizeSelectorContractTests",
+            dependencies: ["SizeSelectorContract", "DBusKit", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // The panel: its pointer rules without a display, and the window itself under Xvfb with a real
         // pointer (xdotool) against the real daemon on a private bus.
-        .testTarget(name: "SnapPanelTests", dependencies: ["SnapPanel", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
+        .testTarget(
+            name: "SnapPanelTests",
+            dependencies: ["SnapPanel", "SnapCore", "DBusKit", "SizeSelectorContract", "TestSupport"]),
         // Everything that starts snapsized (as a child process, on a private bus) and talks to it.
-        .testTarget(name: "SnapsizedTests", dependencies: ["SnapService", "SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract",
-                                                           "SystemCalls", "TestSupport"]),
+        .testTarget(
+            name: "SnapsizedTests",
+            dependencies: [
+                "SnapService", "SnapCLI", "SnapCore", "DBusKit", "SizeSelectorContract",
+                "SystemCalls", "TestSupport"
+            ]),
         // Rules over the whole package: the layering of the sources, the message catalogs.
         .testTarget(name: "PackageTests", dependencies: ["TestSupport"]),
         // libatspi as a system library, for the in-process client check (needs gobject for g_object_unref).
-        .systemLibrary(name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2", providers: [.apt(["libatspi2.0-dev"])]),
+        .systemLibrary(
+            name: "CAtspi", path: "Tests/CAtspi", pkgConfig: "atspi-2",
+            providers: [.apt(["libatspi2.0-dev"])]),
         // The accessible slider through real clients: pyatspi, dogtail, libatspi from Swift, and Orca.
-        .testTarget(name: "AccessibilityTests", dependencies: ["DBusKit", "SnapCore", "SizeSelectorContract", "SnapService", "TestSupport", "CAtspi"],
-                    exclude: ["Scripts", "Orca"]),
+        .testTarget(
+            name: "AccessibilityTests",
+            dependencies: [
+                "DBusKit", "SnapCore", "SizeSelectorContract", "SnapService", "TestSupport", "CAtspi"
+            ],
+            exclude: ["Scripts", "Orca"])
     ],
     swiftLanguageModes: [.v6]
 )

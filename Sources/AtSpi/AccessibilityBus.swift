@@ -1,6 +1,6 @@
 import DBusKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SystemCalls
 
@@ -83,13 +83,17 @@ public final class AccessibilityBus {
         guard !rechecking else { return }
         rechecking = true
         do {
-            try session.callAsync(destination: Self.launcherName, path: Self.launcherPath,
-                                  interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000) {
+            try session.callAsync(
+                destination: Self.launcherName, path: Self.launcherPath,
+                interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000
+            ) {
                 [weak self] reply in
                 guard let self else { return }
                 self.rechecking = false
-                guard case .success(let values) = reply, let found = values.first?.asString, !found.isEmpty,
-                      found != self.address else { return }
+                guard case .success(let values) = reply, let found = values.first?.asString,
+                    !found.isEmpty,
+                    found != self.address
+                else { return }
                 self.move(to: found)
             }
         } catch {
@@ -99,8 +103,9 @@ public final class AccessibilityBus {
 
     /// Leaves the bus joined (or being joined) for the one at `newAddress`.
     private func move(to newAddress: String) {
-        writeDiagnostic("at-spi-bus-launcher was restarted and its accessibility bus is now \(newAddress); "
-                        + "the slider moves there")
+        writeDiagnostic(
+            "at-spi-bus-launcher was restarted and its accessibility bus is now \(newAddress); "
+                + "the slider moves there")
         if let joining { abandon(joining) }
         if let connection {
             loop.remove(connection)
@@ -120,8 +125,10 @@ public final class AccessibilityBus {
         }
         asking = true
         do {
-            try session.callAsync(destination: Self.launcherName, path: Self.launcherPath,
-                                  interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000) {
+            try session.callAsync(
+                destination: Self.launcherName, path: Self.launcherPath,
+                interface: Self.launcherName, member: "GetAddress", timeoutMilliseconds: 10_000
+            ) {
                 [weak self] reply in
                 guard let self else { return }
                 self.asking = false
@@ -172,7 +179,9 @@ public final class AccessibilityBus {
         }
     }
 
-    private func registered(_ opened: Connection, _ result: Result<String, MethodError>, address: String, origin: String) {
+    private func registered(
+        _ opened: Connection, _ result: Result<String, MethodError>, address: String, origin: String
+    ) {
         guard opened === joining else { return }
         joining = nil
         switch result {
@@ -212,7 +221,9 @@ public final class AccessibilityBus {
     private func reportAbsence(_ reason: String) {
         guard !reportedAbsence else { return }
         reportedAbsence = true
-        writeDiagnostic("no accessibility bus (\(reason)); serving D-Bus only, and joining when \(Self.launcherName) appears")
+        writeDiagnostic(
+            "no accessibility bus (\(reason)); serving D-Bus only, and joining when \(Self.launcherName) appears"
+        )
     }
 }
 

@@ -51,23 +51,33 @@ public final class AccessibleApplication {
 
     var rootRef: AccessibleRef { AccessibleRef(name: connection.uniqueName, path: AtspiPaths.root) }
     var sliderRef: AccessibleRef { ref(AtspiPaths.slider) }
-    func ref(_ path: ObjectPath) -> AccessibleRef { AccessibleRef(name: connection.uniqueName, path: path) }
+    func ref(_ path: ObjectPath) -> AccessibleRef {
+        AccessibleRef(name: connection.uniqueName, path: path)
+    }
 
     /// Exports every object. The Application interface must answer before Embed is sent,
     /// because the registry sets our Id while handling Embed.
     public func export() throws(MethodError) {
-        try connection.export(path: AtspiPaths.root, interfaces: [
-            AccessibleInterface.table(for: root), ApplicationInterface.table(for: self),
-        ])
-        try connection.export(path: AtspiPaths.frame, interfaces: [AccessibleInterface.table(for: frame)])
-        try connection.export(path: AtspiPaths.slider, interfaces: [
-            AccessibleInterface.table(for: slider), ValueInterface.table(for: source),
-            ActionInterface.table(for: source), ComponentInterface.table(for: self),
-        ])
-        try connection.export(path: AtspiPaths.statusBar, interfaces: [AccessibleInterface.table(for: statusBar)])
-        try connection.export(path: AtspiPaths.notification, interfaces: [AccessibleInterface.table(for: notification)])
-        try connection.export(path: AtspiPaths.notificationLabel,
-                              interfaces: [AccessibleInterface.table(for: notificationLabel)])
+        try connection.export(
+            path: AtspiPaths.root,
+            interfaces: [
+                AccessibleInterface.table(for: root), ApplicationInterface.table(for: self)
+            ])
+        try connection.export(
+            path: AtspiPaths.frame, interfaces: [AccessibleInterface.table(for: frame)])
+        try connection.export(
+            path: AtspiPaths.slider,
+            interfaces: [
+                AccessibleInterface.table(for: slider), ValueInterface.table(for: source),
+                ActionInterface.table(for: source), ComponentInterface.table(for: self)
+            ])
+        try connection.export(
+            path: AtspiPaths.statusBar, interfaces: [AccessibleInterface.table(for: statusBar)])
+        try connection.export(
+            path: AtspiPaths.notification, interfaces: [AccessibleInterface.table(for: notification)])
+        try connection.export(
+            path: AtspiPaths.notificationLabel,
+            interfaces: [AccessibleInterface.table(for: notificationLabel)])
         try connection.export(path: AtspiPaths.cache, interfaces: [CacheInterface.table])
     }
 
@@ -82,7 +92,9 @@ public final class AccessibleApplication {
     public func grabFocus() {
         if focusWatch == nil {
             connection.addMatch(Self.focusRule)
-            focusWatch = connection.onSignal(interface: ObjectEvents.object.rawValue, member: "StateChanged") {
+            focusWatch = connection.onSignal(
+                interface: ObjectEvents.object.rawValue, member: "StateChanged"
+            ) {
                 [unowned self] signal in self.someoneFocused(signal)
             }
         }
@@ -90,12 +102,14 @@ public final class AccessibleApplication {
         ObjectEvents.stateChanged(on: connection, path: AtspiPaths.slider, state: "focused", on: true)
     }
 
-    static let focusRule = "type='signal',interface='\(ObjectEvents.object.rawValue)',member='StateChanged',arg0='focused'"
+    static let focusRule =
+        "type='signal',interface='\(ObjectEvents.object.rawValue)',member='StateChanged',arg0='focused'"
 
     /// `object:state-changed:focused` with detail1 1 from another application: it has focus now.
     private func someoneFocused(_ signal: SignalMessage) {
         guard isFocused, signal.sender != connection.uniqueName, signal.arguments.count >= 2,
-              signal.arguments[0].asString == "focused", signal.arguments[1].asInt32 == 1 else { return }
+            signal.arguments[0].asString == "focused", signal.arguments[1].asInt32 == 1
+        else { return }
         isFocused = false
         if let focusWatch { connection.cancel(focusWatch) }
         focusWatch = nil
@@ -113,14 +127,16 @@ public final class AccessibleApplication {
 
     /// The slider's name changed (`SliderSource.label`): `object:property-change:accessible-name`.
     public func nameChanged() {
-        ObjectEvents.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-name",
-                              value: .string(source.label))
+        ObjectEvents.propertyChange(
+            on: connection, path: AtspiPaths.slider, property: "accessible-name",
+            value: .string(source.label))
     }
 
     /// The slider's description changed: `object:property-change:accessible-description`.
     public func descriptionChanged() {
-        ObjectEvents.propertyChange(on: connection, path: AtspiPaths.slider, property: "accessible-description",
-                              value: .string(source.choicesDescription))
+        ObjectEvents.propertyChange(
+            on: connection, path: AtspiPaths.slider, property: "accessible-description",
+            value: .string(source.choicesDescription))
     }
 
     /// A polite `object:announcement` (Orca 45+) from the slider.
@@ -132,8 +148,10 @@ public final class AccessibleApplication {
     /// (libatspi would otherwise serve the old name from its cache), then the notification's `showing` 1.
     public func notify(_ text: String) {
         notificationText = text
-        ObjectEvents.propertyChange(on: connection, path: AtspiPaths.notificationLabel, property: "accessible-name",
-                              value: .string(text))
-        ObjectEvents.stateChanged(on: connection, path: AtspiPaths.notification, state: "showing", on: true)
+        ObjectEvents.propertyChange(
+            on: connection, path: AtspiPaths.notificationLabel, property: "accessible-name",
+            value: .string(text))
+        ObjectEvents.stateChanged(
+            on: connection, path: AtspiPaths.notification, state: "showing", on: true)
     }
 }

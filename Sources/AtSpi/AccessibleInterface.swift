@@ -39,7 +39,9 @@ public struct StateSet: OptionSet, Sendable {
     /// Exactly two uint32 words, low word first: libatspi treats any other length as an EMPTY
     /// set, and Orca drops every event from an object with an empty state set.
     var words: DBusValue {
-        .array(elementSignature: "u", [.uint32(UInt32(truncatingIfNeeded: rawValue)), .uint32(UInt32(rawValue >> 32))])
+        .array(
+            elementSignature: "u",
+            [.uint32(UInt32(truncatingIfNeeded: rawValue)), .uint32(UInt32(rawValue >> 32))])
     }
 }
 
@@ -65,55 +67,82 @@ public enum AccessibleInterface {
 
     static func table(for node: AccessibleNode) -> InterfaceTable {
         let ref = "(so)"
-        return InterfaceTable(name, methods: [
-            Method("GetChildAtIndex", inputs: [Argument("index", "i")], outputs: [Argument("child", ref)]) {
-                [unowned node] call throws(MethodError) in
-                let index = Int(try call.int32(0)), children = node.children
-                guard children.indices.contains(index) else {
-                    throw MethodError(.invalidArgs, "No child at index \(index); the object has \(children.count)")
+        return InterfaceTable(
+            name,
+            methods: [
+                Method(
+                    "GetChildAtIndex", inputs: [Argument("index", "i")],
+                    outputs: [Argument("child", ref)]
+                ) {
+                    [unowned node] call throws(MethodError) in
+                    let index = Int(try call.int32(0)), children = node.children
+                    guard children.indices.contains(index) else {
+                        throw MethodError(
+                            .invalidArgs, "No child at index \(index); the object has \(children.count)")
+                    }
+                    return [children[index].value]
+                },
+                Method("GetChildren", outputs: [Argument("children", "a(so)")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.array(elementSignature: ref, node.children.map(\.value))]
+                },
+                Method("GetIndexInParent", outputs: [Argument("index", "i")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.int32(node.indexInParent)]
+                },
+                Method("GetRelationSet", outputs: [Argument("relations", "a(ua(so))")]) {
+                    _ throws(MethodError) in
+                    [.array(elementSignature: "(ua(so))", [])]
+                },
+                Method("GetRole", outputs: [Argument("role", "u")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.uint32(node.role.rawValue)]
+                },
+                Method("GetRoleName", outputs: [Argument("name", "s")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.string(node.role.name)]
+                },
+                // No translations: Orca 43 composes its own role words ("horizontal slider").
+                Method("GetLocalizedRoleName", outputs: [Argument("name", "s")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.string(node.role.name)]
+                },
+                Method("GetState", outputs: [Argument("states", "au")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [node.states.words]
+                },
+                Method("GetAttributes", outputs: [Argument("attributes", "a{ss}")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.stringStringDict(node.attributes)]
+                },
+                Method("GetApplication", outputs: [Argument("application", ref)]) {
+                    [unowned node] _ throws(MethodError) in
+                    [node.application.value]
+                },
+                Method("GetInterfaces", outputs: [Argument("interfaces", "as")]) {
+                    [unowned node] _ throws(MethodError) in
+                    [.stringArray(node.interfaces)]
                 }
-                return [children[index].value]
-            },
-            Method("GetChildren", outputs: [Argument("children", "a(so)")]) { [unowned node] _ throws(MethodError) in
-                [.array(elementSignature: ref, node.children.map(\.value))]
-            },
-            Method("GetIndexInParent", outputs: [Argument("index", "i")]) { [unowned node] _ throws(MethodError) in
-                [.int32(node.indexInParent)]
-            },
-            Method("GetRelationSet", outputs: [Argument("relations", "a(ua(so))")]) { _ throws(MethodError) in
-                [.array(elementSignature: "(ua(so))", [])]
-            },
-            Method("GetRole", outputs: [Argument("role", "u")]) { [unowned node] _ throws(MethodError) in
-                [.uint32(node.role.rawValue)]
-            },
-            Method("GetRoleName", outputs: [Argument("name", "s")]) { [unowned node] _ throws(MethodError) in
-                [.string(node.role.name)]
-            },
-            // No translations: Orca 43 composes its own role words ("horizontal slider").
-            Method("GetLocalizedRoleName", outputs: [Argument("name", "s")]) { [unowned node] _ throws(MethodError) in
-                [.string(node.role.name)]
-            },
-            Method("GetState", outputs: [Argument("states", "au")]) { [unowned node] _ throws(MethodError) in
-                [node.states.words]
-            },
-            Method("GetAttributes", outputs: [Argument("attributes", "a{ss}")]) { [unowned node] _ throws(MethodError) in
-                [.stringStringDict(node.attributes)]
-            },
-            Method("GetApplication", outputs: [Argument("application", ref)]) { [unowned node] _ throws(MethodError) in
-                [node.application.value]
-            },
-            Method("GetInterfaces", outputs: [Argument("interfaces", "as")]) { [unowned node] _ throws(MethodError) in
-                [.stringArray(node.interfaces)]
-            },
-        ], properties: [
-            // AT-SPI announces changes with its own events (ObjectEvents.swift), never PropertiesChanged.
-            Property("Name", signature: "s", emitsChange: .false) { [unowned node] in .string(node.name) },
-            Property("Description", signature: "s", emitsChange: .false) { [unowned node] in .string(node.accessibleDescription) },
-            Property("Parent", signature: ref, emitsChange: .false) { [unowned node] in node.parent.value },
-            Property("ChildCount", signature: "i", emitsChange: .false) { [unowned node] in .int32(Int32(node.children.count)) },
-            Property("Locale", signature: "s", emitsChange: .const) { .string(currentLocale()) },
-            Property("AccessibleId", signature: "s", emitsChange: .const) { [unowned node] in .string(node.accessibleId) },
-        ])
+            ],
+            properties: [
+                // AT-SPI announces changes with its own events (ObjectEvents.swift), never PropertiesChanged.
+                Property("Name", signature: "s", emitsChange: .false) { [unowned node] in
+                    .string(node.name)
+                },
+                Property("Description", signature: "s", emitsChange: .false) { [unowned node] in
+                    .string(node.accessibleDescription)
+                },
+                Property("Parent", signature: ref, emitsChange: .false) { [unowned node] in
+                    node.parent.value
+                },
+                Property("ChildCount", signature: "i", emitsChange: .false) { [unowned node] in
+                    .int32(Int32(node.children.count))
+                },
+                Property("Locale", signature: "s", emitsChange: .const) { .string(currentLocale()) },
+                Property("AccessibleId", signature: "s", emitsChange: .const) { [unowned node] in
+                    .string(node.accessibleId)
+                }
+            ])
     }
 
     /// The messages locale, as GTK reports it; "C" when none is configured.

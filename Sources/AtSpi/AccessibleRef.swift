@@ -7,8 +7,10 @@ public enum AtspiPaths {
     public static let frame = ObjectPath(rawValue: "/org/a11y/atspi/accessible/frame")!
     public static let slider = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!
     public static let statusBar = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status")!
-    public static let notification = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status/notification")!
-    public static let notificationLabel = ObjectPath(rawValue: "/org/a11y/atspi/accessible/status/notification/label")!
+    public static let notification = ObjectPath(
+        rawValue: "/org/a11y/atspi/accessible/status/notification")!
+    public static let notificationLabel = ObjectPath(
+        rawValue: "/org/a11y/atspi/accessible/status/notification/label")!
     public static let cache = ObjectPath(rawValue: "/org/a11y/atspi/cache")!
     public static let null = ObjectPath(rawValue: "/org/a11y/atspi/null")!
     public static let registryName = "org.a11y.atspi.Registry"
@@ -30,7 +32,8 @@ public struct AccessibleRef: Equatable, Sendable {
 
     init?(_ value: DBusValue) {
         guard let members = value.asStructure, members.count == 2, let name = members[0].asString,
-              let path = members[1].asObjectPath else { return nil }
+            let path = members[1].asObjectPath
+        else { return nil }
         self.init(name: name, path: path)
     }
 }

@@ -68,8 +68,10 @@ final class SliderNode: AccessibleNode {
     }
     var attributes: [String: String] {
         // Orca 43 speaks only `valuetext`; newer readers prefer it over Value.Text. Keep them equal.
-        ["valuetext": app.source.valueText, "size": String(app.source.shownSize),
-         "committed-size": String(app.source.committedSize)]
+        [
+            "valuetext": app.source.valueText, "size": String(app.source.shownSize),
+            "committed-size": String(app.source.committedSize)
+        ]
     }
     var interfaces: [String] {
         [AccessibleInterface.name, ActionInterface.name, ComponentInterface.name, ValueInterface.name]

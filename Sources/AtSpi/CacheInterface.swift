@@ -10,13 +10,17 @@ enum CacheInterface {
     static let itemSignature = "((so)(so)(so)iiassusau)"
 
     static var table: InterfaceTable {
-        InterfaceTable(name, methods: [
-            Method("GetItems", outputs: [Argument("nodes", "a" + itemSignature)]) { _ throws(MethodError) in
-                [.array(elementSignature: itemSignature, [])]
-            },
-        ], signals: [
-            SignalSpec("AddAccessible", arguments: [Argument("nodeAdded", itemSignature)]),
-            SignalSpec("RemoveAccessible", arguments: [Argument("nodeRemoved", "(so)")]),
-        ])
+        InterfaceTable(
+            name,
+            methods: [
+                Method("GetItems", outputs: [Argument("nodes", "a" + itemSignature)]) {
+                    _ throws(MethodError) in
+                    [.array(elementSignature: itemSignature, [])]
+                }
+            ],
+            signals: [
+                SignalSpec("AddAccessible", arguments: [Argument("nodeAdded", itemSignature)]),
+                SignalSpec("RemoveAccessible", arguments: [Argument("nodeRemoved", "(so)")])
+            ])
     }
 }

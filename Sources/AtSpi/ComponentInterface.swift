@@ -19,43 +19,76 @@ enum ComponentInterface {
     static func table(for app: AccessibleApplication) -> InterfaceTable {
         let width = { [unowned app] in Int32(clamping: Int(app.source.trackWidth.rounded())) }
         let refused = { (_: MethodCall) throws(MethodError) -> [DBusValue] in [.boolean(false)] }
-        return InterfaceTable(name, methods: [
-            Method("Contains", inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
-                   outputs: [Argument("contains", "b")]) { _ throws(MethodError) in
-                [.boolean(false)]  // no point of any screen is in it
-            },
-            Method("GetAccessibleAtPoint", inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
-                   outputs: [Argument("accessible", "(so)")]) { _ throws(MethodError) in
-                [AccessibleRef.null.value]  // the slider has no children
-            },
-            Method("GetExtents", inputs: [Argument("coord_type", "u")], outputs: [Argument("extents", "(iiii)")]) { _ throws(MethodError) in
-                throw MethodError(.failed, noPlace)
-            },
-            Method("GetPosition", inputs: [Argument("coord_type", "u")], outputs: [Argument("x", "i"), Argument("y", "i")]) { _ throws(MethodError) in
-                throw MethodError(.failed, noPlace)
-            },
-            Method("GetSize", outputs: [Argument("width", "i"), Argument("height", "i")]) { _ throws(MethodError) in
-                [.int32(width()), .int32(height)]
-            },
-            Method("GetLayer", outputs: [Argument("layer", "u")]) { _ throws(MethodError) in [.uint32(widgetLayer)] },
-            Method("GetMDIZOrder", outputs: [Argument("order", "n")]) { _ throws(MethodError) in [.int16(0)] },
-            // A person asked (e.g. accerciser's "grab focus"): same as the D-Bus Focus() method.
-            Method("GrabFocus", outputs: [Argument("success", "b")]) { [unowned app] _ throws(MethodError) in
-                app.grabFocus()
-                return [.boolean(true)]
-            },
-            Method("GetAlpha", outputs: [Argument("alpha", "d")]) { _ throws(MethodError) in [.double(1)] },
-            // Nothing to move or resize without a window.
-            Method("SetExtents", inputs: [Argument("x", "i"), Argument("y", "i"), Argument("width", "i"),
-                                          Argument("height", "i"), Argument("coord_type", "u")],
-                   outputs: [Argument("success", "b")], handler: refused),
-            Method("SetPosition", inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
-                   outputs: [Argument("success", "b")], handler: refused),
-            Method("SetSize", inputs: [Argument("width", "i"), Argument("height", "i")],
-                   outputs: [Argument("success", "b")], handler: refused),
-            Method("ScrollTo", inputs: [Argument("type", "u")], outputs: [Argument("success", "b")], handler: refused),
-            Method("ScrollToPoint", inputs: [Argument("coord_type", "u"), Argument("x", "i"), Argument("y", "i")],
-                   outputs: [Argument("success", "b")], handler: refused),
-        ])
+        return InterfaceTable(
+            name,
+            methods: [
+                Method(
+                    "Contains",
+                    inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
+                    outputs: [Argument("contains", "b")]
+                ) { _ throws(MethodError) in
+                    [.boolean(false)]  // no point of any screen is in it
+                },
+                Method(
+                    "GetAccessibleAtPoint",
+                    inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
+                    outputs: [Argument("accessible", "(so)")]
+                ) { _ throws(MethodError) in
+                    [AccessibleRef.null.value]  // the slider has no children
+                },
+                Method(
+                    "GetExtents", inputs: [Argument("coord_type", "u")],
+                    outputs: [Argument("extents", "(iiii)")]
+                ) { _ throws(MethodError) in
+                    throw MethodError(.failed, noPlace)
+                },
+                Method(
+                    "GetPosition", inputs: [Argument("coord_type", "u")],
+                    outputs: [Argument("x", "i"), Argument("y", "i")]
+                ) { _ throws(MethodError) in
+                    throw MethodError(.failed, noPlace)
+                },
+                Method("GetSize", outputs: [Argument("width", "i"), Argument("height", "i")]) {
+                    _ throws(MethodError) in
+                    [.int32(width()), .int32(height)]
+                },
+                Method("GetLayer", outputs: [Argument("layer", "u")]) { _ throws(MethodError) in
+                    [.uint32(widgetLayer)]
+                },
+                Method("GetMDIZOrder", outputs: [Argument("order", "n")]) { _ throws(MethodError) in
+                    [.int16(0)]
+                },
+                // A person asked (e.g. accerciser's "grab focus"): same as the D-Bus Focus() method.
+                Method("GrabFocus", outputs: [Argument("success", "b")]) {
+                    [unowned app] _ throws(MethodError) in
+                    app.grabFocus()
+                    return [.boolean(true)]
+                },
+                Method("GetAlpha", outputs: [Argument("alpha", "d")]) { _ throws(MethodError) in
+                    [.double(1)]
+                },
+                // Nothing to move or resize without a window.
+                Method(
+                    "SetExtents",
+                    inputs: [
+                        Argument("x", "i"), Argument("y", "i"), Argument("width", "i"),
+                        Argument("height", "i"), Argument("coord_type", "u")
+                    ],
+                    outputs: [Argument("success", "b")], handler: refused),
+                Method(
+                    "SetPosition",
+                    inputs: [Argument("x", "i"), Argument("y", "i"), Argument("coord_type", "u")],
+                    outputs: [Argument("success", "b")], handler: refused),
+                Method(
+                    "SetSize", inputs: [Argument("width", "i"), Argument("height", "i")],
+                    outputs: [Argument("success", "b")], handler: refused),
+                Method(
+                    "ScrollTo", inputs: [Argument("type", "u")], outputs: [Argument("success", "b")],
+                    handler: refused),
+                Method(
+                    "ScrollToPoint",
+                    inputs: [Argument("coord_type", "u"), Argument("x", "i"), Argument("y", "i")],
+                    outputs: [Argument("success", "b")], handler: refused)
+            ])
     }
 }

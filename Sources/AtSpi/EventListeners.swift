@@ -36,7 +36,9 @@ public final class EventListeners {
         didSet { if isKnown != oldValue { onChange?() } }
     }
 
-    public init(connection: Connection, loop: EventLoop, queryTimeout: Double = EventListeners.queryTimeout) {
+    public init(
+        connection: Connection, loop: EventLoop, queryTimeout: Double = EventListeners.queryTimeout
+    ) {
         self.connection = connection
         retry = Retry(loop: loop)
         timeoutMilliseconds = Int32((queryTimeout * 1000).rounded())
@@ -48,25 +50,33 @@ public final class EventListeners {
     public private(set) var hasAnnouncementListener = false
 
     private static func isAnnouncement(_ entry: (listener: String, event: [Substring])) -> Bool {
-        entry.event.count >= 2 && entry.event[0].lowercased() == "object" && entry.event[1].lowercased() == "announcement"
+        entry.event.count >= 2 && entry.event[0].lowercased() == "object"
+            && entry.event[1].lowercased() == "announcement"
     }
 
     public func start() {
         guard !started else { return }
         started = true
         // Only the registry's own signals: the bus matches sender against the name's current owner.
-        connection.addMatch("type='signal',sender='\(AtspiPaths.registryName)',interface='\(Self.interface)',"
-                            + "path='\(Self.path.rawValue)'")
-        connection.onSignal(interface: Self.interface, member: "EventListenerRegistered", path: Self.path) {
+        connection.addMatch(
+            "type='signal',sender='\(AtspiPaths.registryName)',interface='\(Self.interface)',"
+                + "path='\(Self.path.rawValue)'")
+        connection.onSignal(
+            interface: Self.interface, member: "EventListenerRegistered", path: Self.path
+        ) {
             [unowned self] signal in
             guard let listener = signal.arguments.first?.asString, signal.arguments.count >= 2,
-                  let event = signal.arguments[1].asString else { return }
+                let event = signal.arguments[1].asString
+            else { return }
             self.registered.append((listener, Self.split(event)))
         }
-        connection.onSignal(interface: Self.interface, member: "EventListenerDeregistered", path: Self.path) {
+        connection.onSignal(
+            interface: Self.interface, member: "EventListenerDeregistered", path: Self.path
+        ) {
             [unowned self] signal in
             guard let listener = signal.arguments.first?.asString, signal.arguments.count >= 2,
-                  let event = signal.arguments[1].asString else { return }
+                let event = signal.arguments[1].asString
+            else { return }
             self.deregister(listener: listener, pattern: Self.split(event))
         }
         connection.watchNameOwner(AtspiPaths.registryName) { [unowned self] owner in
@@ -87,31 +97,43 @@ public final class EventListeners {
     private func query() {
         let asked = generation
         do {
-            try connection.callAsync(destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
-                                     member: "GetRegisteredEvents", timeoutMilliseconds: timeoutMilliseconds) { [weak self] reply in
+            try connection.callAsync(
+                destination: AtspiPaths.registryName, path: Self.path, interface: Self.interface,
+                member: "GetRegisteredEvents", timeoutMilliseconds: timeoutMilliseconds
+            ) { [weak self] reply in
                 guard let self, asked == self.generation else { return }
                 defer { self.isKnown = true }
                 guard case .success(let values) = reply, let entries = values.first?.asArray else {
                     if !self.failing {
                         self.failing = true
-                        let why = if case .failure(let error) = reply { error.message } else { "a reply of another shape" }
-                        writeDiagnostic("the accessibility registry did not say which events are listened for (\(why)); "
-                                        + "asking again until it does")
+                        let why =
+                            if case .failure(let error) = reply { error.message } else {
+                                "a reply of another shape"
+                            }
+                        writeDiagnostic(
+                            "the accessibility registry did not say which events are listened for (\(why)); "
+                                + "asking again until it does")
                     }
-                    self.retry.schedule { [weak self] in if let self, asked == self.generation { self.query() } }
+                    self.retry.schedule { [weak self] in
+                        if let self, asked == self.generation { self.query() }
+                    }
                     return
                 }
                 self.retry.reset()
                 self.failing = false
                 self.registered = entries.compactMap { entry in
-                    guard let fields = entry.asStructure, fields.count == 2, let listener = fields[0].asString,
-                          let event = fields[1].asString else { return nil }
+                    guard let fields = entry.asStructure, fields.count == 2,
+                        let listener = fields[0].asString,
+                        let event = fields[1].asString
+                    else { return nil }
                     return (listener, Self.split(event))
                 }
             }
         } catch {
             isKnown = true
-            writeDiagnostic("could not ask the accessibility registry which events are listened for: \(error.message)")
+            writeDiagnostic(
+                "could not ask the accessibility registry which events are listened for: \(error.message)"
+            )
         }
     }
 
@@ -120,7 +142,8 @@ public final class EventListeners {
     private func deregister(listener: String, pattern: [Substring]) {
         let parts = Array(pattern.prefix { !$0.isEmpty })
         registered.removeAll { entry in
-            entry.listener == listener && parts.indices.allSatisfy { $0 < entry.event.count && entry.event[$0] == parts[$0] }
+            entry.listener == listener
+                && parts.indices.allSatisfy { $0 < entry.event.count && entry.event[$0] == parts[$0] }
         }
     }
 

@@ -9,7 +9,9 @@ enum ObjectEvents {
 
     /// `object:property-change:<property>`; the detail must be exactly e.g. "accessible-value",
     /// because clients' match rules filter on arg0.
-    static func propertyChange(on connection: Connection, path: ObjectPath, property: String, value: DBusValue) {
+    static func propertyChange(
+        on connection: Connection, path: ObjectPath, property: String, value: DBusValue
+    ) {
         emit(connection, path, member: "PropertyChange", detail: property, detail1: 0, data: value)
     }
 
@@ -21,7 +23,9 @@ enum ObjectEvents {
 
     /// `object:state-changed:<state>` with detail1 1 or 0.
     static func stateChanged(on connection: Connection, path: ObjectPath, state: String, on: Bool) {
-        emit(connection, path, member: "StateChanged", detail: state, detail1: on ? 1 : 0, data: .int32(0))
+        emit(
+            connection, path, member: "StateChanged", detail: state, detail1: on ? 1 : 0, data: .int32(0)
+        )
     }
 
     /// `object:announcement` (Orca 45+); detail1 1 = polite.
@@ -29,15 +33,20 @@ enum ObjectEvents {
         emit(connection, path, member: "Announcement", detail: "", detail1: 1, data: .string(text))
     }
 
-    private static func emit(_ connection: Connection, _ path: ObjectPath, member: String, detail: String,
-                             detail1: Int32, data: DBusValue) {
+    private static func emit(
+        _ connection: Connection, _ path: ObjectPath, member: String, detail: String,
+        detail1: Int32, data: DBusValue
+    ) {
         do {
             // Each event states what is true now (this value, name or text; focused or showing or
             // not), so while the bus is not reading only the latest per source, kind and detail is
             // kept (bounded memory): an announcement of a value the slider has left would mislead.
-            try connection.emitSignal(path: path, interface: object, member: member, arguments: [
-                .string(detail), .int32(detail1), .int32(0), .variant(data), .array(elementSignature: "{sv}", []),
-            ], as: .state)
+            try connection.emitSignal(
+                path: path, interface: object, member: member,
+                arguments: [
+                    .string(detail), .int32(detail1), .int32(0), .variant(data),
+                    .array(elementSignature: "{sv}", [])
+                ], as: .state)
         } catch {
             writeDiagnostic("could not send the \(member) \(detail) event: \(error)")
         }

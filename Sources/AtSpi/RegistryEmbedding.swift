@@ -51,9 +51,11 @@ public final class RegistryEmbedding {
     private func embed() {
         inFlight = true
         do {
-            try connection.callAsync(destination: AtspiPaths.registryName, path: AtspiPaths.root,
-                                     interface: "org.a11y.atspi.Socket", member: "Embed",
-                                     arguments: [app.rootRef.value], timeoutMilliseconds: Int32.max) { [weak self] reply in
+            try connection.callAsync(
+                destination: AtspiPaths.registryName, path: AtspiPaths.root,
+                interface: "org.a11y.atspi.Socket", member: "Embed",
+                arguments: [app.rootRef.value], timeoutMilliseconds: Int32.max
+            ) { [weak self] reply in
                 self?.embedded(reply)
             }
         } catch {
@@ -67,7 +69,8 @@ public final class RegistryEmbedding {
         switch reply {
         case .success(let values):
             guard let desktop = values.first.flatMap(AccessibleRef.init) else {
-                writeDiagnostic("the accessibility registry answered Embed with \(signature(of: values)), not (so)")
+                writeDiagnostic(
+                    "the accessibility registry answered Embed with \(signature(of: values)), not (so)")
                 return
             }
             app.desktop = desktop
@@ -78,12 +81,15 @@ public final class RegistryEmbedding {
             embeddedWith = nil
             // No registry now: its successor is embedded when it takes the name (the owner watch).
             guard registryOwner != nil else {
-                writeDiagnostic("the accessibility registry refused Embed: \(error.message); waiting for it to restart")
+                writeDiagnostic(
+                    "the accessibility registry refused Embed: \(error.message); waiting for it to restart"
+                )
                 return
             }
             writeDiagnostic("the accessibility registry refused Embed: \(error.message); asking again")
             retry.schedule { [weak self] in
-                guard let self, !self.inFlight, self.registryOwner != nil, self.embeddedWith == nil else { return }
+                guard let self, !self.inFlight, self.registryOwner != nil, self.embeddedWith == nil
+                else { return }
                 self.embed()
             }
             return

@@ -23,8 +23,10 @@ final class StatusNode: AccessibleNode {
     /// Whether the name is the text last said (the label) or empty.
     let namedByText: Bool
 
-    init(app: AccessibleApplication, role: Role, parent: ObjectPath, child: ObjectPath?, index: Int32,
-         id: String, namedByText: Bool) {
+    init(
+        app: AccessibleApplication, role: Role, parent: ObjectPath, child: ObjectPath?, index: Int32,
+        id: String, namedByText: Bool
+    ) {
         self.app = app
         self.role = role
         parentPath = parent
@@ -45,17 +47,22 @@ final class StatusNode: AccessibleNode {
     var application: AccessibleRef { app.rootRef }
 
     static func statusBar(_ app: AccessibleApplication) -> StatusNode {
-        StatusNode(app: app, role: .statusBar, parent: AtspiPaths.root, child: AtspiPaths.notification, index: 1,
-                   id: "status", namedByText: false)
+        StatusNode(
+            app: app, role: .statusBar, parent: AtspiPaths.root, child: AtspiPaths.notification,
+            index: 1,
+            id: "status", namedByText: false)
     }
 
     static func notification(_ app: AccessibleApplication) -> StatusNode {
-        StatusNode(app: app, role: .notification, parent: AtspiPaths.statusBar, child: AtspiPaths.notificationLabel,
-                   index: 0, id: "notification", namedByText: false)
+        StatusNode(
+            app: app, role: .notification, parent: AtspiPaths.statusBar,
+            child: AtspiPaths.notificationLabel,
+            index: 0, id: "notification", namedByText: false)
     }
 
     static func label(_ app: AccessibleApplication) -> StatusNode {
-        StatusNode(app: app, role: .label, parent: AtspiPaths.notification, child: nil, index: 0,
-                   id: "notification-label", namedByText: true)
+        StatusNode(
+            app: app, role: .label, parent: AtspiPaths.notification, child: nil, index: 0,
+            id: "notification-label", namedByText: true)
     }
 }

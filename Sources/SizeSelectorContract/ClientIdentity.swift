@@ -33,7 +33,8 @@ public struct ClientIdentity: Equatable, Sendable {
     /// Reads `(sus)`; nil for anything else.
     public init?(_ value: DBusValue) {
         guard case .structure(let members) = value, members.count == 3, let name = members[0].asString,
-              let pid = members[1].asUInt32, let command = members[2].asString else { return nil }
+            let pid = members[1].asUInt32, let command = members[2].asString
+        else { return nil }
         self.init(uniqueName: name, pid: pid, command: command)
     }
 }

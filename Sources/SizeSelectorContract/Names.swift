@@ -17,21 +17,27 @@ public enum SelectorBus {
 /// The contract's own error names, beside DBusKit's standard ones (`ErrorName.invalidArgs` …).
 extension ErrorName {
     /// A step or set while a preview is open, or another client's Preview/Commit/Cancel.
-    public static let previewActive = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.PreviewActive")!
+    public static let previewActive = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.PreviewActive")!
     /// An index or size that is not in the list.
     public static let outOfRange = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.OutOfRange")!
     /// Focus while the accessible slider is not on an accessibility bus.
-    public static let noAccessibility = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NoAccessibility")!
+    public static let noAccessibility = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.NoAccessibility")!
     /// Focus while the accessibility bus does not answer (its dbus-daemon hangs): no screen reader
     /// can be told.
-    public static let accessibilityNotAnswering = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.AccessibilityNotAnswering")!
+    public static let accessibilityNotAnswering = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.AccessibilityNotAnswering")!
     /// Undo with no change left to undo.
-    public static let nothingToUndo = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NothingToUndo")!
+    public static let nothingToUndo = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.NothingToUndo")!
     /// Redo with no undone change left to redo.
-    public static let nothingToRedo = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.NothingToRedo")!
+    public static let nothingToRedo = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.NothingToRedo")!
     /// Never sent by snapsized: what a client's decoders throw for a reply or property that does not
     /// have the contract's shape (a daemon of another version, a bug).
-    public static let unexpectedReply = ErrorName(rawValue: "org.snapsize.SizeSelector1.Error.UnexpectedReply")!
+    public static let unexpectedReply = ErrorName(
+        rawValue: "org.snapsize.SizeSelector1.Error.UnexpectedReply")!
 }
 
 /// The methods, with their arguments as the XML declares them.

@@ -165,8 +165,10 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
             let sizes = elements.compactMap(\.asInt32)
             guard sizes.count == elements.count else { return false }
             state.sizes = sizes.map(Int.init)
-        case .selectedIndex: guard let v = value.asUInt32 else { return false }; state.selectedIndex = Int(v)
-        case .selectedSize: guard let v = value.asInt32 else { return false }; state.selectedSize = Int(v)
+        case .selectedIndex:
+            guard let v = value.asUInt32 else { return false }; state.selectedIndex = Int(v)
+        case .selectedSize:
+            guard let v = value.asInt32 else { return false }; state.selectedSize = Int(v)
         case .shownIndex: guard let v = value.asUInt32 else { return false }; state.shownIndex = Int(v)
         case .shownSize: guard let v = value.asInt32 else { return false }; state.shownSize = Int(v)
         case .previewing: guard let v = value.asBool else { return false }; state.previewing = v
@@ -177,10 +179,12 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
         case .trackInset: guard let v = value.asDouble else { return false }; state.trackInset = v
         case .layout: guard let v = value.asString else { return false }; state.layout = v
         case .changedBy: guard let v = ClientIdentity(value) else { return false }; state.changedBy = v
-        case .configProblems: guard let v = value.asStringArray else { return false }; state.configProblems = v
+        case .configProblems:
+            guard let v = value.asStringArray else { return false }; state.configProblems = v
         case .canUndo: guard let v = value.asBool else { return false }; state.canUndo = v
         case .canRedo: guard let v = value.asBool else { return false }; state.canRedo = v
-        case .lastChangeKind: guard let v = value.asString else { return false }; state.lastChangeKind = v
+        case .lastChangeKind:
+            guard let v = value.asString else { return false }; state.lastChangeKind = v
         case .stateFile: guard let v = value.asString else { return false }; state.stateFile = v
         case .stateSaving: guard let v = value.asString else { return false }; state.stateSaving = v
         }
@@ -191,6 +195,8 @@ public enum SelectorProperty: String, CaseIterable, Sendable {
 extension Property {
     /// The row for `property`, with the contract's name, signature and change annotation.
     public init(_ property: SelectorProperty, get: @escaping () -> DBusValue) {
-        self.init(property.name, signature: property.signature, emitsChange: SelectorProperty.emitsChange, get: get)
+        self.init(
+            property.name, signature: property.signature, emitsChange: SelectorProperty.emitsChange,
+            get: get)
     }
 }

@@ -18,7 +18,9 @@ public struct SelectorReply: Equatable, Sendable {
     public static let stepArguments = selectedArguments + [Argument("atLimit", "b")]
     /// SetIndex and SetSize: the same `(ui)`, named apart from their inputs `index` and `size` so that
     /// code generators keep both names (qdbusxml2cpp renames a clash to `size_`).
-    public static let committedArguments = [Argument("committedIndex", "u"), Argument("committedSize", "i")]
+    public static let committedArguments = [
+        Argument("committedIndex", "u"), Argument("committedSize", "i")
+    ]
 
     /// `(ui)`.
     public var selectedBody: [DBusValue] { [.uint32(UInt32(index)), .int32(Int32(size))] }
@@ -35,7 +37,9 @@ public struct SelectorReply: Equatable, Sendable {
 
     /// Reads a `(uib)` reply.
     public init(step body: [DBusValue], from member: String) throws(MethodError) {
-        guard body.count == 3, let index = body[0].asUInt32, let size = body[1].asInt32, let atLimit = body[2].asBool else {
+        guard body.count == 3, let index = body[0].asUInt32, let size = body[1].asInt32,
+            let atLimit = body[2].asBool
+        else {
             throw unexpectedReply(to: member, body)
         }
         self.init(index: Int(index), size: Int(size), atLimit: atLimit)

@@ -22,11 +22,15 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
     public var stateFile: String
     public var stateSaving: String
 
-    public init(sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
-                previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
-                trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown, configProblems: [String] = [],
-                canUndo: Bool = false, canRedo: Bool = false, lastChangeKind: String = "", stateFile: String = "",
-                stateSaving: String = "") {
+    public init(
+        sizes: [Int], selectedIndex: Int, selectedSize: Int, shownIndex: Int, shownSize: Int,
+        previewing: Bool, valueText: String, valueTexts: [String], label: String, trackWidth: Double,
+        trackInset: Double, layout: String, changedBy: ClientIdentity = .unknown,
+        configProblems: [String] = [],
+        canUndo: Bool = false, canRedo: Bool = false, lastChangeKind: String = "",
+        stateFile: String = "",
+        stateSaving: String = ""
+    ) {
         self.stateFile = stateFile
         self.stateSaving = stateSaving
         self.changedBy = changedBy
@@ -50,13 +54,16 @@ public struct SelectorState: SelectorValues, Equatable, Sendable {
 
     /// Zeros and empty strings: what the decoders start from.
     public static var empty: SelectorState {
-        SelectorState(sizes: [], selectedIndex: 0, selectedSize: 0, shownIndex: 0, shownSize: 0, previewing: false,
-                      valueText: "", valueTexts: [], label: "", trackWidth: 0, trackInset: 0, layout: "")
+        SelectorState(
+            sizes: [], selectedIndex: 0, selectedSize: 0, shownIndex: 0, shownSize: 0, previewing: false,
+            valueText: "", valueTexts: [], label: "", trackWidth: 0, trackInset: 0, layout: "")
     }
 
     /// Reads a GetAll reply (`a{sv}`); every property must be there with its type.
     public init(getAll body: [DBusValue]) throws(MethodError) {
-        guard body.count == 1, let properties = body[0].asStringDict else { throw unexpectedReply(to: "GetAll", body) }
+        guard body.count == 1, let properties = body[0].asStringDict else {
+            throw unexpectedReply(to: "GetAll", body)
+        }
         var state = SelectorState.empty
         for property in SelectorProperty.allCases {
             guard let value = properties[property.name], property.decode(value, into: &state) else {
@@ -95,14 +102,20 @@ public struct SelectorChange: Equatable, Sendable {
     }
 
     /// An announcement of the given values (each encoded as the daemon encodes it): for tests and fakes.
-    @_spi(Testing) public init(sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
-                shownSize: Int? = nil, previewing: Bool? = nil, valueText: String? = nil, valueTexts: [String]? = nil,
-                label: String? = nil, trackWidth: Double? = nil, trackInset: Double? = nil, layout: String? = nil,
-                changedBy: ClientIdentity? = nil, canUndo: Bool? = nil, canRedo: Bool? = nil,
-                lastChangeKind: String? = nil) {
+    @_spi(Testing) public init(
+        sizes: [Int]? = nil, selectedIndex: Int? = nil, selectedSize: Int? = nil, shownIndex: Int? = nil,
+        shownSize: Int? = nil, previewing: Bool? = nil, valueText: String? = nil,
+        valueTexts: [String]? = nil,
+        label: String? = nil, trackWidth: Double? = nil, trackInset: Double? = nil,
+        layout: String? = nil,
+        changedBy: ClientIdentity? = nil, canUndo: Bool? = nil, canRedo: Bool? = nil,
+        lastChangeKind: String? = nil
+    ) {
         var state = SelectorState.empty
         var present: [SelectorProperty] = []
-        func set<T>(_ property: SelectorProperty, _ field: WritableKeyPath<SelectorState, T>, _ value: T?) {
+        func set<T>(
+            _ property: SelectorProperty, _ field: WritableKeyPath<SelectorState, T>, _ value: T?
+        ) {
             guard let value else { return }
             state[keyPath: field] = value
             present.append(property)

@@ -3,28 +3,33 @@ import SizeSelectorContract
 import SnapCore
 import SnapTexts
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `snapsizectl adjust`: move a preview with the keyboard in a terminal, one spoken line per change.
 struct AdjustCommand: Command {
     static let name = "adjust"
-    static let abstract = tr("Adjust interactively: arrow keys preview, Enter commits, Esc cancels, q quits.")
-    static let discussion = tr("""
-        Left/Down preview the next smaller size, Right/Up the next larger, Home/End the ends. Enter commits
-        the preview, Esc cancels it (adjusting goes on after both); q quits, cancelling an open preview.
-        Every change is one line, so a screen reader reading the terminal speaks it:
-          Preview: 80 points
-          Committed: 80 points
-          Cancelled: 60 points
-        At an end, stderr says 'already at the largest size, 100 points'. The terminal is put back as it
-        was on every way out; Ctrl-C cancels the preview and quits (exit 130). Without a terminal, keys
-        are read from standard input as they come.
-        """) + "\n" + tr("""
-        adjust follows snapsized: when a reload (SIGHUP) or the preview timeout ends the preview, it says
-        'Cancelled: 60 points' as for Esc; a new list is shown as 'New sizes: 10 50 90; committed: 50', and
-        the keys then move through the new list on the new track.
-        """)
+    static let abstract = tr(
+        "Adjust interactively: arrow keys preview, Enter commits, Esc cancels, q quits.")
+    static let discussion =
+        tr(
+            """
+            Left/Down preview the next smaller size, Right/Up the next larger, Home/End the ends. Enter commits
+            the preview, Esc cancels it (adjusting goes on after both); q quits, cancelling an open preview.
+            Every change is one line, so a screen reader reading the terminal speaks it:
+              Preview: 80 points
+              Committed: 80 points
+              Cancelled: 60 points
+            At an end, stderr says 'already at the largest size, 100 points'. The terminal is put back as it
+            was on every way out; Ctrl-C cancels the preview and quits (exit 130). Without a terminal, keys
+            are read from standard input as they come.
+            """) + "\n"
+        + tr(
+            """
+            adjust follows snapsized: when a reload (SIGHUP) or the preview timeout ends the preview, it says
+            'Cancelled: 60 points' as for Esc; a new list is shown as 'New sizes: 10 50 90; committed: 50', and
+            the keys then move through the new list on the new track.
+            """)
     static let arguments: [ArgumentSpec] = [CommonArguments.timeout]
 
     let daemon: CallOptions
@@ -38,17 +43,21 @@ struct AdjustCommand: Command {
         let loop = EventLoop()
         weak var session: AdjustSession?
         // Followed from here on: a reload (SIGHUP) can change the list, the track, the layout and the words.
-        client.attach(to: loop, onChange: { change in session?.follow(change) }, onLost: {
-            session?.lost()
-            loop.stop()
-        })
+        client.attach(
+            to: loop, onChange: { change in session?.follow(change) },
+            onLost: {
+                session?.lost()
+                loop.stop()
+            })
         // The match rule was sent before this call, and the bus answers in order: nothing is missed after it.
         let initial = try daemon.perform { () throws(MethodError) in try client.state() }
         guard initial.snapper != nil else {
-            throw CommandFailure(.internalError, tr("snapsized reported a track that cannot be used: %s", "\(initial)"))
+            throw CommandFailure(
+                .internalError, tr("snapsized reported a track that cannot be used: %s", "\(initial)"))
         }
-        let running = AdjustSession(client: client, state: initial, console: context.console,
-                                    timeoutSeconds: daemon.timeoutSeconds)
+        let running = AdjustSession(
+            client: client, state: initial, console: context.console,
+            timeoutSeconds: daemon.timeoutSeconds)
         session = running
         let terminal = RawTerminal(fd: context.inputFD)
         defer { terminal?.restore() }
@@ -71,7 +80,8 @@ final class AdjustSession {
     var previewIndex: Int?
     var outcome = Outcome.running
 
-    init(client: any SizeSelectorClient, state: SelectorState, console: Console, timeoutSeconds: Double) {
+    init(client: any SizeSelectorClient, state: SelectorState, console: Console, timeoutSeconds: Double)
+    {
         self.client = client
         self.state = state
         self.console = console
@@ -112,8 +122,10 @@ final class AdjustSession {
                 loop.stop()
             }
         }
-        console.errorLine(tr("%s: %s. Left/Right preview a size, Enter commits, Esc cancels, q quits.",
-                             state.label, state.valueText(index: state.selectedIndex)))
+        console.errorLine(
+            tr(
+                "%s: %s. Left/Right preview a size, Enter commits, Esc cancels, q quits.",
+                state.label, state.valueText(index: state.selectedIndex)))
         loop.run()
         switch outcome {
         case .running, .quit: return
@@ -153,8 +165,10 @@ final class AdjustSession {
         }
         // Bare numbers: a new unit comes in an announcement of its own, after the list's.
         if state.sizes != sizes {
-            console.line(tr("New sizes: %s; committed: %s", state.sizes.map(String.init).joined(separator: " "),
-                            String(state.selectedSize)))
+            console.line(
+                tr(
+                    "New sizes: %s; committed: %s", state.sizes.map(String.init).joined(separator: " "),
+                    String(state.selectedSize)))
         }
     }
 
@@ -168,12 +182,15 @@ final class AdjustSession {
         let target = snapper.sizes.clamp(wanted).index
         let from = previewIndex ?? state.selectedIndex
         if target != wanted && target == from {
-            console.errorLine(Texts.limitNote(largest: wanted > target, moved: false, valueText: state.valueText(index: target)))
+            console.errorLine(
+                Texts.limitNote(
+                    largest: wanted > target, moved: false, valueText: state.valueText(index: target)))
             return
         }
         if target == previewIndex { return }
         guard let x = try? snapper.position(of: target),
-              let reply = call({ () throws(MethodError) in try client.preview(x: x) }) else { return }
+            let reply = call({ () throws(MethodError) in try client.preview(x: x) })
+        else { return }
         previewIndex = reply.index
         console.line(tr("Preview: %s", state.valueText(index: reply.index)))
     }

@@ -18,15 +18,23 @@ public struct ArgumentSpec: Sendable {
     private let helpText: @Sendable () -> String
     public var help: String { helpText() }
 
-    public static func flag(_ name: String, help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
+    public static func flag(_ name: String, help: @escaping @autoclosure @Sendable () -> String)
+        -> ArgumentSpec
+    {
         ArgumentSpec(name: name, kind: .flag, helpText: help)
     }
-    public static func option(_ name: String, value: String, help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
+    public static func option(
+        _ name: String, value: String, help: @escaping @autoclosure @Sendable () -> String
+    ) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .option(valueName: value), helpText: help)
     }
-    public static func positional(_ name: String, optional: Bool = false, repeating: Bool = false,
-                                  help: @escaping @autoclosure @Sendable () -> String) -> ArgumentSpec {
-        ArgumentSpec(name: name, kind: .positional(valueName: name, optional: optional, repeating: repeating), helpText: help)
+    public static func positional(
+        _ name: String, optional: Bool = false, repeating: Bool = false,
+        help: @escaping @autoclosure @Sendable () -> String
+    ) -> ArgumentSpec {
+        ArgumentSpec(
+            name: name, kind: .positional(valueName: name, optional: optional, repeating: repeating),
+            helpText: help)
     }
 
     /// How it appears in the usage line and the options list.
@@ -34,7 +42,8 @@ public struct ArgumentSpec: Sendable {
         switch kind {
         case .flag: return "--\(name)"
         case .option(let value): return "--\(name) <\(Texts.placeholder(value))>"
-        case .positional(let value, _, let repeating): return "<\(Texts.placeholder(value))>" + (repeating ? " ..." : "")
+        case .positional(let value, _, let repeating):
+            return "<\(Texts.placeholder(value))>" + (repeating ? " ..." : "")
         }
     }
 }
@@ -87,19 +96,23 @@ func parse(_ words: [String], specs: [ArgumentSpec]) throws(UsageError) -> Parse
                     index += 1
                 }
             case .positional:
-                break // excluded by the lookup above
+                break  // excluded by the lookup above
             }
         } else {
             result.positionals.append(word)
         }
     }
     let positionalSpecs = specs.filter(\.isPositional)
-    let repeating = positionalSpecs.contains { if case .positional(_, _, true) = $0.kind { return true }; return false }
+    let repeating = positionalSpecs.contains {
+        if case .positional(_, _, true) = $0.kind { return true }; return false
+    }
     if !repeating, result.positionals.count > positionalSpecs.count {
         throw UsageError(tr("unexpected argument '%s'", result.positionals[positionalSpecs.count]))
     }
     for (position, spec) in positionalSpecs.enumerated() {
-        if case .positional(let value, false, _) = spec.kind, result.positionals.count <= position, !result.has("help") {
+        if case .positional(let value, false, _) = spec.kind, result.positionals.count <= position,
+            !result.has("help")
+        {
             throw UsageError(tr("missing <%s>", Texts.placeholder(value)))
         }
     }

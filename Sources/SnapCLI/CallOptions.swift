@@ -19,7 +19,8 @@ public struct CallOptions: Sendable {
             throw UsageError(error.message)
         }
         guard value > 0, value <= 86_400 else {
-            throw UsageError(tr("--timeout: give a number of seconds above 0 and at most 86400, not '%s'", text))
+            throw UsageError(
+                tr("--timeout: give a number of seconds above 0 and at most 86400, not '%s'", text))
         }
         timeoutSeconds = value
     }

@@ -33,9 +33,13 @@ public struct CommandContext {
     /// Standard input's file descriptor (for `adjust`).
     public let inputFD: Int32
 
-    public typealias ClientFactory = ([String: String], Int32) throws(MethodError) -> any SizeSelectorClient
+    public typealias ClientFactory = ([String: String], Int32) throws(MethodError) ->
+        any SizeSelectorClient
 
-    public init(console: Console, environment: [String: String], inputFD: Int32 = 0, makeClient: ClientFactory? = nil) {
+    public init(
+        console: Console, environment: [String: String], inputFD: Int32 = 0,
+        makeClient: ClientFactory? = nil
+    ) {
         self.console = console
         self.environment = environment
         self.inputFD = inputFD
@@ -47,17 +51,21 @@ public struct CommandContext {
     }
 
     /// The real client over DBusKit.
-    public static func dbusClient(environment: [String: String], timeout: Int32) throws(MethodError) -> any SizeSelectorClient {
+    public static func dbusClient(environment: [String: String], timeout: Int32) throws(MethodError)
+        -> any SizeSelectorClient
+    {
         try DBusSizeSelectorClient(environment: environment, timeoutMilliseconds: timeout)
     }
 }
 
 /// Shared argument declarations, so every command spells them the same way.
 public enum CommonArguments {
-    public static let json = ArgumentSpec.flag("json", help: tr("Print one JSON object instead of plain text."))
+    public static let json = ArgumentSpec.flag(
+        "json", help: tr("Print one JSON object instead of plain text."))
     public static let help = ArgumentSpec.flag("help", help: tr("Show help for this command."))
-    public static let timeout = ArgumentSpec.option("timeout", value: "seconds",
-                                                    help: tr("How long to wait for each answer from snapsized (default 25)."))
+    public static let timeout = ArgumentSpec.option(
+        "timeout", value: "seconds",
+        help: tr("How long to wait for each answer from snapsized (default 25)."))
 }
 
 extension Command {

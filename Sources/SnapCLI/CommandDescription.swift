@@ -14,8 +14,9 @@ extension Tool {
     /// Every subcommand as data, in `--help` order.
     public static var descriptions: [CommandDescription] {
         commands.map { command in
-            CommandDescription(name: command.name, abstract: command.abstract, discussion: command.discussion,
-                               arguments: command.allArguments, synopsis: command.synopsis(tool: name))
+            CommandDescription(
+                name: command.name, abstract: command.abstract, discussion: command.discussion,
+                arguments: command.allArguments, synopsis: command.synopsis(tool: name))
         }
     }
 }

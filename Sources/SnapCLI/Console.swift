@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SnapTexts
 import SystemCalls
@@ -11,7 +11,9 @@ public struct Console {
     /// True when stdout is a terminal (enables Unicode and colour in `show`).
     public var isTerminal: Bool
 
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, isTerminal: Bool = false) {
+    public init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void, isTerminal: Bool = false
+    ) {
         self.out = out
         self.err = err
         self.isTerminal = isTerminal

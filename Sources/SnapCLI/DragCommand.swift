@@ -3,14 +3,16 @@ import SizeSelectorContract
 import SnapSettings
 import SnapTexts
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `snapsizectl drag X1 X2 … --release X | --cancel`: a scripted pointer gesture on one connection.
 struct DragCommand: Command {
     static let name = "drag"
-    static let abstract = tr("Play a pointer gesture: Preview at each x, then Commit at the --release x (or --cancel).")
-    static let discussion = tr("""
+    static let abstract = tr(
+        "Play a pointer gesture: Preview at each x, then Commit at the --release x (or --cancel).")
+    static let discussion = tr(
+        """
         The x values are positions on the track in points (see 'status' for its width and inset). One
         connection holds the preview for the whole gesture. Prints each previewed size, then the result:
           preview 40
@@ -27,7 +29,7 @@ struct DragCommand: Command {
         .option("release", value: "x", help: tr("Release here: commit the size under this x.")),
         .flag("cancel", help: tr("Cancel at the end instead of releasing.")),
         .option("interval", value: "seconds", help: tr("Pause between the steps (default 0).")),
-        CommonArguments.json, CommonArguments.timeout,
+        CommonArguments.json, CommonArguments.timeout
     ]
 
     let xs: [Double]
@@ -38,13 +40,22 @@ struct DragCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         do {
-            xs = try arguments.positionals.map { text throws(InvalidValue) in try OptionValues.number(text, option: "<x>") }
-            release = try arguments["release"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--release") }
-            interval = try arguments["interval"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--interval") } ?? 0
+            xs = try arguments.positionals.map { text throws(InvalidValue) in
+                try OptionValues.number(text, option: "<x>")
+            }
+            release = try arguments["release"].map { text throws(InvalidValue) in
+                try OptionValues.number(text, option: "--release")
+            }
+            interval =
+                try arguments["interval"].map { text throws(InvalidValue) in
+                    try OptionValues.number(text, option: "--interval")
+                } ?? 0
         } catch {
             throw UsageError(error.message)
         }
-        guard interval >= 0, interval <= 3600 else { throw UsageError(tr("--interval: give 0 to 3600 seconds")) }
+        guard interval >= 0, interval <= 3600 else {
+            throw UsageError(tr("--interval: give 0 to 3600 seconds"))
+        }
         switch (release, arguments.has("cancel")) {
         case (nil, false): throw UsageError(tr("end the gesture with --release <x> or --cancel"))
         case (_?, true): throw UsageError(tr("give --release <x> or --cancel, not both"))
@@ -95,8 +106,12 @@ struct DragCommand: Command {
             }
             loop.stop()
         }
-        loop.onSignal(SIGINT) { interrupted = true; loop.stop() }
-        loop.onSignal(SIGTERM) { interrupted = true; loop.stop() }
+        loop.onSignal(SIGINT) {
+            interrupted = true; loop.stop()
+        }
+        loop.onSignal(SIGTERM) {
+            interrupted = true; loop.stop()
+        }
         loop.schedule(after: 0) { step(0) }
         loop.run()
         if let failure {
@@ -107,20 +122,33 @@ struct DragCommand: Command {
         if interrupted && !finished {
             try? client.cancel()
             let state = try? client.state()
-            if let state { report(SelectorReply(index: state.selectedIndex, size: state.selectedSize),
-                                  console: console, previews: previews, cancelled: true) }
+            if let state {
+                report(
+                    SelectorReply(index: state.selectedIndex, size: state.selectedSize),
+                    console: console, previews: previews, cancelled: true)
+            }
             throw CommandFailure(.interrupted, tr("interrupted: the preview was cancelled"))
         }
     }
 
-    private func report(_ result: SelectorReply, console: Console, previews: [(x: Double, reply: SelectorReply)],
-                        cancelled: Bool = false) {
+    private func report(
+        _ result: SelectorReply, console: Console, previews: [(x: Double, reply: SelectorReply)],
+        cancelled: Bool = false
+    ) {
         let phase = (release == nil || cancelled) ? "cancel" : "commit"
         if json {
             var members: [(String, JSON)] = [
-                ("previews", .array(previews.map { .object([("x", .double($0.x)), ("index", .int($0.reply.index)),
-                                                            ("size", .int($0.reply.size))]) })),
-                ("result", .string(phase)),
+                (
+                    "previews",
+                    .array(
+                        previews.map {
+                            .object([
+                                ("x", .double($0.x)), ("index", .int($0.reply.index)),
+                                ("size", .int($0.reply.size))
+                            ])
+                        })
+                ),
+                ("result", .string(phase))
             ]
             if let release, phase == "commit" { members.append(("x", .double(release))) }
             members += [("index", .int(result.index)), ("size", .int(result.size))]

@@ -6,7 +6,8 @@ import SnapTexts
 struct GetCommand: StateReportCommand {
     static let name = "get"
     static let abstract = tr("Print the committed size.")
-    static let discussion = tr("""
+    static let discussion = tr(
+        """
         For example '60'; with --json: {"index":2,"size":60,"valueText":"60 points"}.
         While someone previews another size, this is still the committed one (see 'status' and 'show').
         """)
@@ -15,10 +16,11 @@ struct GetCommand: StateReportCommand {
 
     func report(_ state: SelectorState, _ context: CommandContext) {
         if json {
-            context.console.line(JSON.object([
-                ("index", .int(state.selectedIndex)), ("size", .int(state.selectedSize)),
-                ("valueText", .string(state.valueText(index: state.selectedIndex))),
-            ]).text)
+            context.console.line(
+                JSON.object([
+                    ("index", .int(state.selectedIndex)), ("size", .int(state.selectedSize)),
+                    ("valueText", .string(state.valueText(index: state.selectedIndex)))
+                ]).text)
         } else {
             context.console.line(String(state.selectedSize))
         }

@@ -2,14 +2,16 @@ import DBusKit
 import SizeSelectorContract
 import SnapTexts
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `snapsizectl history`: who changed the committed size, and when.
 struct HistoryCommand: Command {
     static let name = "history"
-    static let abstract = tr("Print the recent changes of the committed size: when, from what to what, how and by whom.")
-    static let discussion = tr("""
+    static let abstract = tr(
+        "Print the recent changes of the committed size: when, from what to what, how and by whom.")
+    static let discussion = tr(
+        """
         By default the newest changes that fit the terminal, at most 20, newest last, one line each: the
         local time (with the date when it was not today), the size before and after, the kind (a step, a
         size set, a commit of a drag, a change through the screen reader, an undo, a redo, a reload) and
@@ -24,7 +26,7 @@ struct HistoryCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("limit", value: "n", help: tr("Print only the newest n changes.")),
         .flag("all", help: tr("Print every change snapsized keeps.")),
-        CommonArguments.json, CommonArguments.timeout,
+        CommonArguments.json, CommonArguments.timeout
     ]
 
     /// The most lines `history` prints unless asked for more: "what just happened?" in one screen.
@@ -38,7 +40,9 @@ struct HistoryCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
         if arguments.has("all") {
-            guard arguments["limit"] == nil else { throw UsageError(tr("--limit and --all exclude each other")) }
+            guard arguments["limit"] == nil else {
+                throw UsageError(tr("--limit and --all exclude each other"))
+            }
             limit = Int(UInt32.max)
         } else if let text = arguments["limit"] {
             guard let value = Int(text), value >= 0, value <= Int(UInt32.max) else {
@@ -54,9 +58,13 @@ struct HistoryCommand: Command {
     func run(_ context: CommandContext) throws(CommandFailure) {
         let client = try daemon.connect(context)
         let limit = self.limit ?? Self.fitting(context.console)
-        let entries = try daemon.perform { () throws(MethodError) -> [HistoryEntry] in try client.history(limit: limit) }
+        let entries = try daemon.perform { () throws(MethodError) -> [HistoryEntry] in
+            try client.history(limit: limit)
+        }
         let today = Self.day(of: Int64(time(nil)) * 1_000_000)
-        for entry in entries { context.console.line(json ? Self.json(entry) : Self.plain(entry, today: today)) }
+        for entry in entries {
+            context.console.line(json ? Self.json(entry) : Self.plain(entry, today: today))
+        }
     }
 
     /// How many lines fit: the terminal's height less the prompt's line, at most `screenful`; a
@@ -102,9 +110,12 @@ struct HistoryCommand: Command {
     }
 
     static func json(_ entry: HistoryEntry) -> String {
-        JSON.object([("seq", .unsigned(entry.sequence)), ("time", .int(Int(entry.time))), ("from", .int(entry.from)),
-                     ("to", .int(entry.to)), ("kind", .string(entry.kind?.rawValue ?? "")),
-                     ("by", StatusCommand.client(entry.by))]).text
+        JSON.object([
+            ("seq", .unsigned(entry.sequence)), ("time", .int(Int(entry.time))),
+            ("from", .int(entry.from)),
+            ("to", .int(entry.to)), ("kind", .string(entry.kind?.rawValue ?? "")),
+            ("by", StatusCommand.client(entry.by))
+        ]).text
     }
 
     private static func local(_ microseconds: Int64) -> tm {

@@ -5,8 +5,11 @@ import SnapTexts
 /// `snapsizectl set SIZE` / `set +N` / `set -N` / `set --index N`: commits a size.
 struct SetCommand: Command {
     static let name = "set"
-    static let abstract = tr("Commit the allowed size nearest to SIZE (+N/-N: N points more or less), or the size at --index N.")
-    static let discussion = tr("""
+    static let abstract = tr(
+        "Commit the allowed size nearest to SIZE (+N/-N: N points more or less), or the size at --index N."
+    )
+    static let discussion = tr(
+        """
         Prints the committed size. SIZE need not be allowed: the nearest allowed size is taken (ties to the
         larger, beyond the ends the end), so 'set 55' commits 60. A signed value is relative, as in
         brightnessctl and pactl: from 60, 'set +20' commits 80 and 'set -5' commits 60 again (55 snaps
@@ -14,10 +17,13 @@ struct SetCommand: Command {
         (org.snapsize.SizeSelector1.Error.OutOfRange, exit 1). Refused while a preview is open (exit 1).
         """)
     static let arguments: [ArgumentSpec] = [
-        .positional("size", optional: true,
-                    help: tr("A size in points (the nearest allowed size is committed), or +N/-N points from the committed size.")),
+        .positional(
+            "size", optional: true,
+            help: tr(
+                "A size in points (the nearest allowed size is committed), or +N/-N points from the committed size."
+            )),
         .option("index", value: "n", help: tr("Commit the size at this index (0 is the smallest).")),
-        CommonArguments.json, CommonArguments.timeout,
+        CommonArguments.json, CommonArguments.timeout
     ]
 
     enum Target { case size(Int), relative(Int), index(Int) }

@@ -5,8 +5,11 @@ import SnapTexts
 /// `snapsizectl show`: a picture of the track.
 struct ShowCommand: StateReportCommand {
     static let name = "show"
-    static let abstract = tr("Draw the track: the sizes, the thumb at the shown size, the committed size if a preview differs.")
-    static let discussion = tr("""
+    static let abstract = tr(
+        "Draw the track: the sizes, the thumb at the shown size, the committed size if a preview differs."
+    )
+    static let discussion = tr(
+        """
         The thumb is in brackets at the shown size: '20 - 40 - [60] - 80 - 100'. While a preview shows another
         size, the committed one is in parentheses and a second line says which is which:
           20 - 40 - (60) - [80] - 100
@@ -20,13 +23,20 @@ struct ShowCommand: StateReportCommand {
 
     func report(_ state: SelectorState, _ context: CommandContext) {
         if json {
-            context.console.line(JSON.object([
-                ("sizes", .array(state.sizes.map { .int($0) })),
-                ("shownIndex", .int(state.shownIndex)), ("shownSize", .int(state.shownSize)),
-                ("selectedIndex", .int(state.selectedIndex)), ("selectedSize", .int(state.selectedSize)),
-                ("previewing", .bool(state.previewing)),
-                ("text", .string(Self.render(state, style: .ascii).split(separator: "\n").first.map(String.init) ?? "")),
-            ]).text)
+            context.console.line(
+                JSON.object([
+                    ("sizes", .array(state.sizes.map { .int($0) })),
+                    ("shownIndex", .int(state.shownIndex)), ("shownSize", .int(state.shownSize)),
+                    ("selectedIndex", .int(state.selectedIndex)),
+                    ("selectedSize", .int(state.selectedSize)),
+                    ("previewing", .bool(state.previewing)),
+                    (
+                        "text",
+                        .string(
+                            Self.render(state, style: .ascii).split(separator: "\n").first.map(
+                                String.init) ?? "")
+                    )
+                ]).text)
             return
         }
         let environment = context.environment
@@ -56,8 +66,11 @@ struct ShowCommand: StateReportCommand {
         }
         var text = ticks.joined(separator: style == .ascii ? " - " : " ─ ") + "\n"
         if differs {
-            text += Texts.printable(tr("preview %s, committed %s", state.valueText(index: state.shownIndex),
-                                       state.valueText(index: state.selectedIndex))) + "\n"
+            text +=
+                Texts.printable(
+                    tr(
+                        "preview %s, committed %s", state.valueText(index: state.shownIndex),
+                        state.valueText(index: state.selectedIndex))) + "\n"
         }
         return text
     }

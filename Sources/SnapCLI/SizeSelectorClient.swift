@@ -6,8 +6,10 @@ import SnapTexts
 extension SelectorState {
     /// The core's mapping for this daemon's sizes and track, to turn an index into an x for Preview.
     public var snapper: Snapper? {
-        guard let sizeSet = try? SizeSet(sizes), let track = try? Track(width: trackWidth, inset: trackInset),
-              let layout = Layout(rawValue: layout) else { return nil }
+        guard let sizeSet = try? SizeSet(sizes),
+            let track = try? Track(width: trackWidth, inset: trackInset),
+            let layout = Layout(rawValue: layout)
+        else { return nil }
         return Snapper(sizes: sizeSet, track: track, layout: layout)
     }
 
@@ -39,7 +41,8 @@ public protocol SizeSelectorClient: AnyObject {
 
     /// Serves the connection from `loop` and calls `onChange` for each PropertiesChanged of the
     /// selector, `onLost` once when the session bus goes away.
-    func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void)
+    func attach(
+        to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void)
     /// Runs `onChange` now for each PropertiesChanged already received, in order: the ones sent
     /// before a reply are queued behind it until the loop's next round. Never from inside `onChange`.
     func receivePending()
@@ -67,21 +70,29 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
-    private func call(_ method: SelectorMethod, _ arguments: [DBusValue] = []) throws(MethodError) -> [DBusValue] {
-        try connection.call(destination: SelectorBus.name.rawValue, path: SelectorBus.path,
-                            interface: SelectorBus.interface.rawValue, member: method.name, arguments: arguments,
-                            timeoutMilliseconds: timeoutMilliseconds)
+    private func call(_ method: SelectorMethod, _ arguments: [DBusValue] = []) throws(MethodError)
+        -> [DBusValue]
+    {
+        try connection.call(
+            destination: SelectorBus.name.rawValue, path: SelectorBus.path,
+            interface: SelectorBus.interface.rawValue, member: method.name, arguments: arguments,
+            timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    private func properties(_ member: String, _ arguments: [DBusValue]) throws(MethodError) -> [DBusValue] {
-        try connection.call(destination: SelectorBus.name.rawValue, path: SelectorBus.path,
-                            interface: InterfaceName.properties.rawValue, member: member,
-                            arguments: [.string(SelectorBus.interface.rawValue)] + arguments,
-                            timeoutMilliseconds: timeoutMilliseconds)
+    private func properties(_ member: String, _ arguments: [DBusValue]) throws(MethodError)
+        -> [DBusValue]
+    {
+        try connection.call(
+            destination: SelectorBus.name.rawValue, path: SelectorBus.path,
+            interface: InterfaceName.properties.rawValue, member: member,
+            arguments: [.string(SelectorBus.interface.rawValue)] + arguments,
+            timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// A method whose reply is the new selection `(u index, i size)`, read under the method's own name.
-    private func selected(_ method: SelectorMethod, _ arguments: [DBusValue] = []) throws(MethodError) -> SelectorReply {
+    private func selected(_ method: SelectorMethod, _ arguments: [DBusValue] = []) throws(MethodError)
+        -> SelectorReply
+    {
         try SelectorReply(selected: try call(method, arguments), from: method.name)
     }
 
@@ -131,19 +142,25 @@ public final class DBusSizeSelectorClient: SizeSelectorClient {
         let property = SelectorProperty.valueText
         let reply = try properties("Get", [.string(property.name)])
         var state = SelectorState.empty
-        guard reply.count == 1, let value = reply[0].asVariant, property.decode(value, into: &state) else {
+        guard reply.count == 1, let value = reply[0].asVariant, property.decode(value, into: &state)
+        else {
             throw unexpectedReply(to: "Get \(property.name)", reply)
         }
         return state.valueText
     }
 
-    public func attach(to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void) {
+    public func attach(
+        to loop: EventLoop, onChange: @escaping (SelectorChange) -> Void, onLost: @escaping () -> Void
+    ) {
         let properties = InterfaceName.properties.rawValue, interface = SelectorBus.interface.rawValue
-        connection.addMatch("type='signal',sender='\(SelectorBus.name.rawValue)',path='\(SelectorBus.path.rawValue)',"
-                            + "interface='\(properties)',member='PropertiesChanged',arg0='\(interface)'")
-        connection.onSignal(interface: properties, member: "PropertiesChanged", path: SelectorBus.path) { signal in
+        connection.addMatch(
+            "type='signal',sender='\(SelectorBus.name.rawValue)',path='\(SelectorBus.path.rawValue)',"
+                + "interface='\(properties)',member='PropertiesChanged',arg0='\(interface)'")
+        connection.onSignal(interface: properties, member: "PropertiesChanged", path: SelectorBus.path) {
+            signal in
             guard signal.arguments.count >= 2, signal.arguments[0].asString == interface,
-                  let dict = signal.arguments[1].asStringDict else { return }
+                let dict = signal.arguments[1].asStringDict
+            else { return }
             onChange(SelectorChange(changed: dict))
         }
         connection.onDisconnect = onLost
@@ -160,15 +177,20 @@ extension CommandFailure {
         let name = error.name, raw = name.rawValue
         switch name {
         case .serviceUnknown, .nameHasNoOwner:
-            self.init(.unavailable, tr("snapsized is not running and cannot be activated (%s: %s)", raw, error.message))
+            self.init(
+                .unavailable,
+                tr("snapsized is not running and cannot be activated (%s: %s)", raw, error.message))
         case .badAddress, .disconnected, .fileNotFound, .noServer, .noNetwork, .authFailed:
             self.init(.unavailable, tr("cannot reach the session bus (%s: %s)", raw, error.message))
         case _ where name.isActivationFailure:
             self.init(.unavailable, tr("snapsized could not be activated (%s: %s)", raw, error.message))
         case .noReply, .timeout:
             if let timeoutSeconds {
-                self.init(.unavailable, tr("snapsized did not answer within %s s (%s: %s)", formatSeconds(timeoutSeconds),
-                                           raw, error.message))
+                self.init(
+                    .unavailable,
+                    tr(
+                        "snapsized did not answer within %s s (%s: %s)", formatSeconds(timeoutSeconds),
+                        raw, error.message))
             } else {
                 self.init(.unavailable, tr("snapsized did not answer (%s: %s)", raw, error.message))
             }

@@ -6,18 +6,25 @@ import SnapTexts
 struct SnapCommand: Command {
     static let name = "snap"
     static let abstract = tr("Map a pointer x on the track to an index and size, without a daemon.")
-    static let discussion = tr("""
+    static let discussion = tr(
+        """
         Prints the index and the size, e.g. '1 40' for --x 51 with the defaults
         (sizes 20,40,60,80,100 on a track 336 wide with an inset of 12).
         """)
     static let requiredOptions: Set<String> = ["x"]
     static let arguments: [ArgumentSpec] = [
         .option("x", value: "x", help: tr("Pointer position on the track, in points.")),
-        .option("sizes", value: "list", help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
+        .option(
+            "sizes", value: "list",
+            help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
         .option("width", value: "points", help: tr("Track width (default 336).")),
-        .option("inset", value: "points", help: tr("Thumb radius: the thumb centre stays this far from each end (default 12).")),
-        .option("layout", value: "ordinal|numeric", help: tr("Equal steps, or positions proportional to the sizes (default ordinal).")),
-        CommonArguments.json,
+        .option(
+            "inset", value: "points",
+            help: tr("Thumb radius: the thumb centre stays this far from each end (default 12).")),
+        .option(
+            "layout", value: "ordinal|numeric",
+            help: tr("Equal steps, or positions proportional to the sizes (default ordinal).")),
+        CommonArguments.json
     ]
 
     let x: Double
@@ -29,10 +36,17 @@ struct SnapCommand: Command {
         do {
             x = try OptionValues.number(xText, option: "--x")
             snapper = try OptionValues.snapper(
-                sizes: arguments["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text) },
-                width: arguments["width"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--width") },
-                inset: arguments["inset"].map { text throws(InvalidValue) in try OptionValues.number(text, option: "--inset") },
-                layout: arguments["layout"].map { text throws(InvalidValue) in try OptionValues.layout(text) },
+                sizes: arguments["sizes"].map { text throws(InvalidValue) in try OptionValues.sizes(text)
+                },
+                width: arguments["width"].map { text throws(InvalidValue) in
+                    try OptionValues.number(text, option: "--width")
+                },
+                inset: arguments["inset"].map { text throws(InvalidValue) in
+                    try OptionValues.number(text, option: "--inset")
+                },
+                layout: arguments["layout"].map { text throws(InvalidValue) in
+                    try OptionValues.layout(text)
+                },
                 trackOptions: "--width/--inset")
         } catch {
             throw UsageError(error.message)
@@ -50,10 +64,11 @@ struct SnapCommand: Command {
         }
         let size = snapper.sizes[index]
         if json {
-            context.console.line(JSON.object([
-                ("x", .double(x)), ("index", .int(index)), ("size", .int(size)),
-                ("layout", .string(snapper.layout.rawValue)),
-            ]).text)
+            context.console.line(
+                JSON.object([
+                    ("x", .double(x)), ("index", .int(index)), ("size", .int(size)),
+                    ("layout", .string(snapper.layout.rawValue))
+                ]).text)
         } else {
             context.console.line("\(index) \(size)")
         }

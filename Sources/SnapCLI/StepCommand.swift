@@ -7,10 +7,14 @@ struct StepCommand<Direction: StepDirection>: Command {
     static var name: String { Direction.name }
     static var abstract: String { Direction.abstract }
     static var discussion: String { Direction.discussion }
-    static var arguments: [ArgumentSpec] { [
-        .positional("n", optional: true, help: tr("How many steps (default 1); the selection stops at the end of the list.")),
-        CommonArguments.json, CommonArguments.timeout,
-    ] }
+    static var arguments: [ArgumentSpec] {
+        [
+            .positional(
+                "n", optional: true,
+                help: tr("How many steps (default 1); the selection stops at the end of the list.")),
+            CommonArguments.json, CommonArguments.timeout
+        ]
+    }
 
     let steps: Int, json: Bool, daemon: CallOptions
 
@@ -39,7 +43,8 @@ struct StepCommand<Direction: StepDirection>: Command {
         if reply.atLimit {
             let valueText = (try? client.state())?.valueText(index: reply.index) ?? String(reply.size)
             let moved = before.map { $0 != reply.index } ?? false
-            context.console.errorLine(Texts.limitNote(largest: Direction.sign > 0, moved: moved, valueText: valueText))
+            context.console.errorLine(
+                Texts.limitNote(largest: Direction.sign > 0, moved: moved, valueText: valueText))
         }
     }
 }
@@ -59,7 +64,8 @@ typealias DecCommand = StepCommand<Smaller>
 enum Larger: StepDirection {
     static let name = "inc"
     static let abstract = tr("Commit the next larger size (or N steps larger).")
-    static let discussion = tr("""
+    static let discussion = tr(
+        """
         Prints the committed size. At the largest size nothing changes, the size is printed as usual and
         stderr says 'already at the largest size, 100 points' (N steps that stop early there: 'stopped at
         the largest size, 100 points'); the exit status is still 0.
@@ -71,7 +77,8 @@ enum Larger: StepDirection {
 enum Smaller: StepDirection {
     static let name = "dec"
     static let abstract = tr("Commit the next smaller size (or N steps smaller).")
-    static let discussion = tr("""
+    static let discussion = tr(
+        """
         Prints the committed size. At the smallest size nothing changes, the size is printed as usual and
         stderr says 'already at the smallest size, 20 points' (N steps that stop early there: 'stopped at
         the smallest size, 20 points'); the exit status is still 0.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A terminal switched to raw-ish input (no line buffering, no echo, no signals from keys) until

@@ -8,11 +8,14 @@ public enum Tool {
     public static let version = snapsizeVersion
 
     /// Every subcommand, in the order `--help` lists them.
-    public static var commands: [any Command.Type] { [
-        GetCommand.self, StatusCommand.self, SetCommand.self, IncCommand.self, DecCommand.self,
-        DragCommand.self, AdjustCommand.self, WatchCommand.self, ShowCommand.self, FocusCommand.self,
-        DoctorCommand.self, SnapCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self, KeysCommand.self,
-    ] }
+    public static var commands: [any Command.Type] {
+        [
+            GetCommand.self, StatusCommand.self, SetCommand.self, IncCommand.self, DecCommand.self,
+            DragCommand.self, AdjustCommand.self, WatchCommand.self, ShowCommand.self, FocusCommand.self,
+            DoctorCommand.self, SnapCommand.self, UndoCommand.self, RedoCommand.self,
+            HistoryCommand.self, KeysCommand.self
+        ]
+    }
 
     /// Runs `snapsizectl` with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String], context: CommandContext) -> Int32 {
@@ -39,7 +42,8 @@ public enum Tool {
             if let close = suggestion(for: first, among: commands.map { $0.name }) {
                 console.errorLine(tr("%s: unknown command '%s'. Did you mean '%s'?", name, first, close))
             } else {
-                console.errorLine(tr("%s: unknown command '%s'. Run '%s --help' for the list.", name, first, name))
+                console.errorLine(
+                    tr("%s: unknown command '%s'. Run '%s --help' for the list.", name, first, name))
             }
             return ExitCode.usage.rawValue
         }
@@ -71,12 +75,15 @@ public enum Tool {
 
     /// What the tool is for, in one sentence (`--help` and the man page).
     public static var summary: String {
-        tr("Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut.")
+        tr(
+            "Drives snapsized, the size-selection service, from a terminal, a script or a desktop shortcut."
+        )
     }
 
     /// The exit statuses, indented as `--help` lists them (the man page too).
     public static var exitStatuses: String {
-        tr("""
+        tr(
+            """
               0 success, 1 the daemon refused the request, 64 usage error,
               69 the daemon is not running and cannot be activated, 70 internal error,
               130 interrupted (Ctrl-C during drag or adjust, after cancelling the preview).
@@ -86,12 +93,15 @@ public enum Tool {
     /// The tool's help, generated from the command table.
     public static func helpText() -> String {
         let width = (commands.map { $0.name.count }.max() ?? 0) + 2
-        let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
+        let list = commands.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract
+        }
         return tr("USAGE: %s <command> [options]", name) + "\n\n"
             + summary + "\n\n"
             + tr("COMMANDS:") + "\n" + list.joined(separator: "\n") + "\n\n"
             + tr("OPTIONS:") + "\n"
-            + tr("""
+            + tr(
+                """
                   -h, --help    Show this help; '%s <command> --help' shows a command's.
                   --version     Show the version.
                   Commands that call snapsized take --timeout <seconds> (default 25); those that print data take --json.

@@ -2,35 +2,42 @@ import DBusKit
 import SizeSelectorContract
 import SnapTexts
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `snapsizectl watch`: one line per change until interrupted.
 struct WatchCommand: Command {
     static let name = "watch"
-    static let abstract = tr("Print every change (preview, commit, cancel) as it happens, until interrupted.")
-    static let discussion = tr("""
-        One line per change: the phase, the index, the size and the value text, e.g.
-          preview 3 80 80 points
-          commit 3 80 80 points
-          cancel 2 60 60 points
-        'commit' means the committed size changed (a release, a step, a set, from any client); 'cancel' means a
-        preview ended and the committed size stayed (a cancel, a release at the committed size, a client
-        that left, a timeout). With --json one object per line:
-          {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
-        A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
-        """) + "\n" + tr("""
-        In --json, "by" is the client whose call made the change, as far as the bus can tell, or null for a
-        timeout, a client that left, or a change through the accessibility bus:
-          {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}
-        """) + "\n" + tr("""
-        A change made by an undo or a redo is printed as 'undo' or 'redo' instead of 'commit'; in --json,
-        "kind" says what made the latest change of the committed size (step, set, commit, accessible, undo,
-        redo or reload).
-        """)
+    static let abstract = tr(
+        "Print every change (preview, commit, cancel) as it happens, until interrupted.")
+    static let discussion =
+        tr(
+            """
+            One line per change: the phase, the index, the size and the value text, e.g.
+              preview 3 80 80 points
+              commit 3 80 80 points
+              cancel 2 60 60 points
+            'commit' means the committed size changed (a release, a step, a set, from any client); 'cancel' means a
+            preview ended and the committed size stayed (a cancel, a release at the committed size, a client
+            that left, a timeout). With --json one object per line:
+              {"phase":"preview","index":3,"size":80,"valueText":"80 points","selectedIndex":2,"selectedSize":60}
+            A line on stderr says when watching has begun. Ctrl-C (or SIGTERM) ends it with status 0.
+            """) + "\n"
+        + tr(
+            """
+            In --json, "by" is the client whose call made the change, as far as the bus can tell, or null for a
+            timeout, a client that left, or a change through the accessibility bus:
+              {"name":":1.24","pid":4242,"command":"snapsizectl adjust"}
+            """) + "\n"
+        + tr(
+            """
+            A change made by an undo or a redo is printed as 'undo' or 'redo' instead of 'commit'; in --json,
+            "kind" says what made the latest change of the committed size (step, set, commit, accessible, undo,
+            redo or reload).
+            """)
     static let arguments: [ArgumentSpec] = [
         .option("count", value: "n", help: tr("Stop after n changes.")),
-        CommonArguments.json, CommonArguments.timeout,
+        CommonArguments.json, CommonArguments.timeout
     ]
 
     let json: Bool
@@ -40,7 +47,9 @@ struct WatchCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
         if let text = arguments["count"] {
-            guard let value = Int(text), value >= 1 else { throw UsageError(tr("--count: '%s' is not a number of changes (1, 2, ...)", text)) }
+            guard let value = Int(text), value >= 1 else {
+                throw UsageError(tr("--count: '%s' is not a number of changes (1, 2, ...)", text))
+            }
             count = value
         } else {
             count = nil
@@ -65,10 +74,11 @@ struct WatchCommand: Command {
     static func line(_ phase: Phase, _ state: SelectorState, json: Bool) -> String {
         if json {
             return JSON.object([
-                ("phase", .string(phase.rawValue)), ("index", .int(state.shownIndex)), ("size", .int(state.shownSize)),
+                ("phase", .string(phase.rawValue)), ("index", .int(state.shownIndex)),
+                ("size", .int(state.shownSize)),
                 ("valueText", .string(state.valueText)),
                 ("selectedIndex", .int(state.selectedIndex)), ("selectedSize", .int(state.selectedSize)),
-                ("by", StatusCommand.client(state.changedBy)), ("kind", .string(state.lastChangeKind)),
+                ("by", StatusCommand.client(state.changedBy)), ("kind", .string(state.lastChangeKind))
             ]).text
         }
         return "\(phase.rawValue) \(state.shownIndex) \(state.shownSize) \(state.valueText)"
@@ -103,33 +113,40 @@ struct WatchCommand: Command {
             loop.cancel(line.timer)
             emit(line.phase, line.state)
         }
-        client.attach(to: loop, onChange: { change in
-            guard var current = state else { return }
-            current.apply(change)
-            state = current
-            if let line = waiting, let by = change.changedBy, by.uniqueName == line.state.changedBy.uniqueName {
-                var named = line.state
-                named.changedBy = by
-                waiting = (line.phase, named, line.timer)
-            }
-            guard var phase = Self.phase(of: change) else {
-                if let by = waiting?.state.changedBy, by.pid != 0 { printWaiting() }
-                return
-            }
-            printWaiting()
-            // The kind is announced when it differs; two undos in a row: the state still says undo.
-            if phase == .commit, let kind = ChangeKind(rawValue: current.lastChangeKind), kind == .undo || kind == .redo {
-                phase = kind == .undo ? .undo : .redo
-            }
-            if json, current.changedBy.isKnown, current.changedBy.pid == 0 {
-                waiting = (phase, current, loop.schedule(after: Self.namingWait) { printWaiting() })
-                return
-            }
-            emit(phase, current)
-        }, onLost: {
-            lost = true
-            loop.stop()
-        })
+        client.attach(
+            to: loop,
+            onChange: { change in
+                guard var current = state else { return }
+                current.apply(change)
+                state = current
+                if let line = waiting, let by = change.changedBy,
+                    by.uniqueName == line.state.changedBy.uniqueName
+                {
+                    var named = line.state
+                    named.changedBy = by
+                    waiting = (line.phase, named, line.timer)
+                }
+                guard var phase = Self.phase(of: change) else {
+                    if let by = waiting?.state.changedBy, by.pid != 0 { printWaiting() }
+                    return
+                }
+                printWaiting()
+                // The kind is announced when it differs; two undos in a row: the state still says undo.
+                if phase == .commit, let kind = ChangeKind(rawValue: current.lastChangeKind),
+                    kind == .undo || kind == .redo
+                {
+                    phase = kind == .undo ? .undo : .redo
+                }
+                if json, current.changedBy.isKnown, current.changedBy.pid == 0 {
+                    waiting = (phase, current, loop.schedule(after: Self.namingWait) { printWaiting() })
+                    return
+                }
+                emit(phase, current)
+            },
+            onLost: {
+                lost = true
+                loop.stop()
+            })
         // The match rule was sent before this call, and the bus answers in order: nothing is missed after it.
         state = try daemon.perform { () throws(MethodError) in try client.state() }
         loop.onSignal(SIGINT) { loop.stop() }

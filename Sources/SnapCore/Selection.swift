@@ -75,7 +75,8 @@ public struct Selection: Equatable, Sendable {
     // MARK: Pointer gestures
 
     /// Shows the index under `x` as a preview owned by `owner`; the committed index is untouched.
-    public mutating func preview(x: Double, by owner: PreviewOwner) throws(SnapError) -> SelectionChange {
+    public mutating func preview(x: Double, by owner: PreviewOwner) throws(SnapError) -> SelectionChange
+    {
         let index = try snapper.index(at: x)
         try requireNoOtherOwner(than: owner)
         return apply(committed: committed, preview: Preview(owner: owner, index: index))
@@ -120,7 +121,9 @@ public struct Selection: Equatable, Sendable {
 
     /// Commits `index`; beyond the list is an error, not a clamp.
     public mutating func set(index: Int) throws(SnapError) -> SelectionChange {
-        guard sizes.contains(index: index) else { throw .indexOutOfRange(index: index, count: sizes.count) }
+        guard sizes.contains(index: index) else {
+            throw .indexOutOfRange(index: index, count: sizes.count)
+        }
         try requireNoPreview()
         return apply(committed: index, preview: nil)
     }
@@ -146,7 +149,7 @@ public struct Selection: Equatable, Sendable {
     /// nearest to it, as `set(size:)` picks it (ties to the larger).
     public func rebased(on snapper: Snapper) -> Selection {
         let index = snapper.sizes.index(nearestTo: committedSize)
-        return try! Selection(snapper: snapper, committed: index) // an index from the list's own lookup
+        return try! Selection(snapper: snapper, committed: index)  // an index from the list's own lookup
     }
 
     // MARK: Internals
@@ -160,7 +163,9 @@ public struct Selection: Equatable, Sendable {
     }
 
     /// The single place state changes: sets the new state and reports the difference.
-    private mutating func apply(committed newCommitted: Int, preview newPreview: Preview?) -> SelectionChange {
+    private mutating func apply(committed newCommitted: Int, preview newPreview: Preview?)
+        -> SelectionChange
+    {
         let before = (committed: committed, shown: shown, previewing: isPreviewing)
         committed = newCommitted
         preview = newPreview

@@ -13,7 +13,7 @@ public struct SizeSet: Equatable, Sendable {
     }
 
     /// The default set: 20, 40, 60, 80 and 100 points.
-    public static let standard = try! SizeSet([20, 40, 60, 80, 100]) // literal known to be valid
+    public static let standard = try! SizeSet([20, 40, 60, 80, 100])  // literal known to be valid
 
     @inlinable public var count: Int { sizes.count }
     public var lastIndex: Int { sizes.count - 1 }

@@ -27,12 +27,14 @@ public struct Snapper: Equatable, Sendable {
         let offset = track.offset(at: x)
         switch layout {
         case .ordinal:
-            let position = scale(offset, by: Double(intervals), over: track.usable).rounded(.toNearestOrAwayFromZero)
+            let position = scale(offset, by: Double(intervals), over: track.usable).rounded(
+                .toNearestOrAwayFromZero)
             // Clamped to the indexes in integers, after a conversion that cannot trap (FastMath.swift).
             return min(max(uncheckedInt(position), 0), intervals)
         case .numeric:
             let first = Double(sizes[0]), last = Double(sizes[intervals])
-            return sizes.nearestIndex(finite: first + scale(offset, by: last - first, over: track.usable))
+            return sizes.nearestIndex(
+                finite: first + scale(offset, by: last - first, over: track.usable))
         }
     }
 
@@ -40,7 +42,9 @@ public struct Snapper: Equatable, Sendable {
     ///
     /// A single size sits in the middle of the track.
     public func position(of index: Int) throws(SnapError) -> Double {
-        guard sizes.contains(index: index) else { throw .indexOutOfRange(index: index, count: sizes.count) }
+        guard sizes.contains(index: index) else {
+            throw .indexOutOfRange(index: index, count: sizes.count)
+        }
         let intervals = sizes.count - 1
         if intervals == 0 { return track.width / 2 }
         switch layout {
@@ -48,7 +52,8 @@ public struct Snapper: Equatable, Sendable {
             return track.inset + scale(Double(index), by: track.usable, over: Double(intervals))
         case .numeric:
             let first = Double(sizes[0]), last = Double(sizes[intervals])
-            return track.inset + scale(Double(sizes[index]) - first, by: track.usable, over: last - first)
+            return track.inset
+                + scale(Double(sizes[index]) - first, by: track.usable, over: last - first)
         }
     }
 

@@ -20,7 +20,7 @@ public struct Track: Equatable, Sendable {
         self.inset = inset
     }
 
-    public static let standard = try! Track() // defaults known to be valid
+    public static let standard = try! Track()  // defaults known to be valid
 
     /// The length the thumb centre can travel.
     public var usable: Double { width - 2 * inset }

@@ -35,7 +35,8 @@ public enum Completions {
         }
     }
 
-    static let header = "completion for %@, generated from the argument tables that --help is made of; do not edit."
+    static let header =
+        "completion for %@, generated from the argument tables that --help is made of; do not edit."
 
     /// The allowed sizes, comma-separated: the running daemon's, else the defaults.
     static var sizesPipeline: String {
@@ -66,7 +67,7 @@ public enum Completions {
             "",
             "\(function)() {",
             "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
-            "    COMPREPLY=()",
+            "    COMPREPLY=()"
         ]
         func body(_ arguments: [ArgumentSpec], indent: String) -> [String] {
             var out: [String] = []
@@ -75,17 +76,27 @@ public enum Completions {
                 out.append(indent + "case $prev in")
                 for spec in valued {
                     out.append(indent + "--\(spec.name))")
-                    out.append(indent + "    " + bashValues(ValueKind(valueName: spec.valueName ?? ""), function: function) + "; return ;;")
+                    out.append(
+                        indent + "    "
+                            + bashValues(ValueKind(valueName: spec.valueName ?? ""), function: function)
+                            + "; return ;;")
                 }
                 out.append(indent + "esac")
             }
-            let words = arguments.filter { !$0.isPositional }.map { "--" + $0.name } + (arguments.contains { $0.name == "help" } ? ["-h"] : [])
-            let positional = arguments.first(where: \.isPositional).map { ValueKind(valueName: $0.valueName ?? "") } ?? .none
+            let words =
+                arguments.filter { !$0.isPositional }.map { "--" + $0.name }
+                + (arguments.contains { $0.name == "help" } ? ["-h"] : [])
+            let positional =
+                arguments.first(where: \.isPositional).map { ValueKind(valueName: $0.valueName ?? "") }
+                ?? .none
             if positional == .none {
-                out.append(indent + "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))")
+                out.append(
+                    indent + "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))")
             } else {
                 out.append(indent + "if [[ $cur == --* ]]; then")
-                out.append(indent + "    COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))")
+                out.append(
+                    indent
+                        + "    COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))")
                 out.append(indent + "else")
                 out.append(indent + "    " + bashValues(positional, function: function))
                 out.append(indent + "fi")
@@ -95,7 +106,8 @@ public enum Completions {
         if tool.commands.isEmpty {
             lines += body(tool.options, indent: "    ")
         } else {
-            let commandWords = tool.commands.map(\.name) + ["help"] + tool.options.map { "--" + $0.name } + ["-h"]
+            let commandWords =
+                tool.commands.map(\.name) + ["help"] + tool.options.map { "--" + $0.name } + ["-h"]
             lines += [
                 "    if [[ $COMP_CWORD -eq 1 ]]; then",
                 "        COMPREPLY=($(compgen -W '\(commandWords.joined(separator: " "))' -- \"$cur\"))",
@@ -104,7 +116,7 @@ public enum Completions {
                 "    case ${COMP_WORDS[1]} in",
                 "    help)",
                 "        [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W '\(tool.commands.map(\.name).joined(separator: " "))' -- \"$cur\"))",
-                "        ;;",
+                "        ;;"
             ]
             for command in tool.commands {
                 lines.append("    \(command.name))")
@@ -120,7 +132,8 @@ public enum Completions {
     static func bashValues(_ kind: ValueKind, function: String) -> String {
         switch kind {
         case .none: return ":"
-        case .choices(let words): return "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))"
+        case .choices(let words):
+            return "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))"
         case .file: return "COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .size: return "COMPREPLY=($(compgen -W \"$(\(function)_sizes)\" -- \"$cur\"))"
         }
@@ -130,14 +143,16 @@ public enum Completions {
 
     static func zsh(_ tool: ToolDocument) -> String {
         let function = function(tool)
-        var lines = ["#compdef \(tool.name)", "# zsh " + header.replacingFirst("%@", with: tool.name), ""]
+        var lines = [
+            "#compdef \(tool.name)", "# zsh " + header.replacingFirst("%@", with: tool.name), ""
+        ]
         lines += [
             "\(function)_sizes() {",
             "    local list",
             "    list=$(\(sizesPipeline))",
             "    compadd -- ${(s:,:)${list:-\(defaultSizes)}}",
             "}",
-            "",
+            ""
         ]
         func arguments(_ specs: [ArgumentSpec]) -> [String] {
             specs.map { spec -> String in
@@ -148,9 +163,11 @@ public enum Completions {
                 case .flag:
                     return "'--\(spec.name)[\(help)]'"
                 case .option(let value):
-                    return "'--\(spec.name)=[\(help)]:\(value):\(zshAction(ValueKind(valueName: value), function: function))'"
+                    return
+                        "'--\(spec.name)=[\(help)]:\(value):\(zshAction(ValueKind(valueName: value), function: function))'"
                 case .positional(let value, _, let repeating):
-                    return "'\(repeating ? "*" : "1"):\(value):\(zshAction(ValueKind(valueName: value), function: function))'"
+                    return
+                        "'\(repeating ? "*" : "1"):\(value):\(zshAction(ValueKind(valueName: value), function: function))'"
                 }
             }
         }
@@ -162,7 +179,9 @@ public enum Completions {
         } else {
             lines.append("    local -a commands")
             lines.append("    commands=(")
-            lines += tool.commands.map { "        '\($0.name):\(zshQuote($0.abstract).replacingColons())'" }
+            lines += tool.commands.map {
+                "        '\($0.name):\(zshQuote($0.abstract).replacingColons())'"
+            }
             lines.append("    )")
             lines += [
                 "    if (( CURRENT == 2 )); then",
@@ -176,7 +195,7 @@ public enum Completions {
                 "    case $command in",
                 "    help)",
                 "        _describe -t commands '\(tool.name) command' commands",
-                "        ;;",
+                "        ;;"
             ]
             for command in tool.commands {
                 lines.append("    \(command.name))")
@@ -221,7 +240,7 @@ public enum Completions {
             "    string split , -- $list",
             "end",
             "",
-            "complete -c \(name) -f",
+            "complete -c \(name) -f"
         ]
         func options(_ specs: [ArgumentSpec], condition: String) -> [String] {
             let prefix = "complete -c \(name)" + (condition.isEmpty ? "" : " -n '\(condition)'")
@@ -252,13 +271,18 @@ public enum Completions {
         } else {
             let names = tool.commands.map(\.name).joined(separator: " ")
             for command in tool.commands {
-                lines.append("complete -c \(name) -n '__fish_use_subcommand' -a \(command.name) -d '\(fishQuote(firstSentence(command.abstract)))'")
+                lines.append(
+                    "complete -c \(name) -n '__fish_use_subcommand' -a \(command.name) -d '\(fishQuote(firstSentence(command.abstract)))'"
+                )
             }
-            lines.append("complete -c \(name) -n '__fish_use_subcommand' -a help -d '\(fishQuote(tr("Show the help of a command.")))'")
+            lines.append(
+                "complete -c \(name) -n '__fish_use_subcommand' -a help -d '\(fishQuote(tr("Show the help of a command.")))'"
+            )
             lines += options(tool.options, condition: "__fish_use_subcommand")
             lines.append("complete -c \(name) -n '__fish_seen_subcommand_from help' -a '\(names)'")
             for command in tool.commands {
-                lines += options(command.arguments, condition: "__fish_seen_subcommand_from \(command.name)")
+                lines += options(
+                    command.arguments, condition: "__fish_seen_subcommand_from \(command.name)")
             }
         }
         lines.append("")
@@ -270,7 +294,9 @@ public enum Completions {
     }
 
     static func firstSentence(_ text: String) -> String {
-        guard let end = text.firstIndex(of: "."), text.index(after: end) < text.endIndex else { return text }
+        guard let end = text.firstIndex(of: "."), text.index(after: end) < text.endIndex else {
+            return text
+        }
         return String(text[...end])
     }
 }
@@ -283,7 +309,11 @@ extension String {
     func replacingCharacters(_ table: [Character: String]) -> String {
         var result = ""
         for character in self {
-            if let replacement = table[character] { result += replacement } else { result.append(character) }
+            if let replacement = table[character] {
+                result += replacement
+            } else {
+                result.append(character)
+            }
         }
         return result
     }

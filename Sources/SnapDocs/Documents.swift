@@ -1,10 +1,15 @@
 /// Every generated file, by its path under share/.
 public enum Documents {
-    public static func all(date: String, guide: String = ManPage.defaultGuide) -> [(path: String, text: String)] {
+    public static func all(date: String, guide: String = ManPage.defaultGuide) -> [(
+        path: String, text: String
+    )] {
         ToolDocument.all.flatMap { tool -> [(path: String, text: String)] in
             [("man/man1/\(tool.name).1", ManPage.render(tool, date: date, guide: guide))]
                 + Completions.Shell.allCases.map { shell in
-                    ("\(shell.directory)/\(shell.fileName(for: tool.name))", Completions.render(tool, shell: shell))
+                    (
+                        "\(shell.directory)/\(shell.fileName(for: tool.name))",
+                        Completions.render(tool, shell: shell)
+                    )
                 }
         }
     }

@@ -5,7 +5,8 @@ import SnapTexts
 /// The man page of a program, in the man(7) macros, generated from its ToolDocument.
 public enum ManPage {
     /// `guide` is where the user guide is installed (`make install` passes its PREFIX's).
-    public static func render(_ tool: ToolDocument, date: String, guide: String = defaultGuide) -> String {
+    public static func render(_ tool: ToolDocument, date: String, guide: String = defaultGuide) -> String
+    {
         var page = Roff()
         page.macro("TH", tool.name.uppercased(), "1", date, "snapsize \(tool.version)", "User Commands")
         // Ragged right, since help text carries long unbreakable words (JSON examples, error names) that
@@ -42,7 +43,10 @@ public enum ManPage {
             page.macro("SS", "help")
             page.synopsis("\(tool.name) help [<command>]")
             page.macro("PP")
-            page.prose(tr("Show the help of a command, as '%s <command> --help' does; without one, the overview.", tool.name))
+            page.prose(
+                tr(
+                    "Show the help of a command, as '%s <command> --help' does; without one, the overview.",
+                    tool.name))
         }
         page.macro("SH", "OPTIONS")
         page.options(tool.options)
@@ -69,16 +73,21 @@ public enum ManPage {
             }
         }
         page.macro("SH", "SEE ALSO")
-        page.text(tool.seeAlso.map { entry -> String in
-            let parts = entry.split(separator: "(")
-            return "\\fB\(Roff.escape(String(parts[0])))\\fR(" + parts.dropFirst().joined(separator: "(")
-        }.joined(separator: ", "), escaped: false)
+        page.text(
+            tool.seeAlso.map { entry -> String in
+                let parts = entry.split(separator: "(")
+                return "\\fB\(Roff.escape(String(parts[0])))\\fR("
+                    + parts.dropFirst().joined(separator: "(")
+            }.joined(separator: ", "), escaped: false)
         page.macro("PP")
         // A path may break after any slash (\:), so a long PREFIX still fits the line.
-        let path = "\\fI" + Roff.escape(guide).split(separator: "/", omittingEmptySubsequences: false).joined(separator: "/\\:") + "\\fR"
+        let path =
+            "\\fI"
+            + Roff.escape(guide).split(separator: "/", omittingEmptySubsequences: false).joined(
+                separator: "/\\:") + "\\fR"
         // TRANSLATORS: the last paragraph of the man pages; %s is the guide's path, e.g. /usr/share/doc/snapsize/GUIDE.md.gz.
-        page.text(Roff.escape(tr("The user guide, with first steps, keys and languages: %s (read it with zless).", "\u{1}"))
-            .replacingOccurrences(of: "\u{1}", with: path), escaped: false)
+        let sentence = tr("The user guide, with first steps, keys and languages: %s (read it with zless).", "\u{1}")
+        page.text(Roff.escape(sentence).replacingOccurrences(of: "\u{1}", with: path), escaped: false)
         return page.text
     }
 }
@@ -95,7 +104,9 @@ struct Roff {
         for character in string {
             switch character {
             case "\\": result += "\\e"
-            case "-" where previous == " " || previous == "-" || previous == "(" || previous == "[" || previous == "'" || previous == "|":
+            case "-"
+            where previous == " " || previous == "-" || previous == "(" || previous == "["
+                || previous == "'" || previous == "|":
                 result += "\\-"
             default: result.append(character)
             }
@@ -177,9 +188,11 @@ struct Roff {
         let words = line.split(separator: " ").map { word -> String in
             let escaped = Self.escape(String(word))
             if word.contains("<") {
-                return escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(of: ">", with: "\\fR")
+                return escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(
+                    of: ">", with: "\\fR")
             }
-            return word.hasPrefix("[") || word == "|" || word.hasPrefix("--") ? escaped : "\\fB" + escaped + "\\fR"
+            return word.hasPrefix("[") || word == "|" || word.hasPrefix("--")
+                ? escaped : "\\fB" + escaped + "\\fR"
         }
         text(words.joined(separator: " "), escaped: false)
     }
@@ -190,8 +203,11 @@ struct Roff {
             macro("TP")
             let name = spec.name == "help" ? "-h, --help" : spec.synopsis
             let escaped = Self.escape(name)
-            text("\\fB" + escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(of: ">", with: "\\fB") + "\\fR",
-                 escaped: false)
+            text(
+                "\\fB"
+                    + escaped.replacingOccurrences(of: "<", with: "\\fI").replacingOccurrences(
+                        of: ">", with: "\\fB") + "\\fR",
+                escaped: false)
             text(spec.help)
         }
     }

@@ -2,7 +2,7 @@ import CGtk
 import GtkShim
 import SnapTexts
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `snapsize-panel [--grab track|thumb] [--trace]`: the window on GTK's main loop, until it is closed.
@@ -20,7 +20,9 @@ public enum PanelApp {
         while let argument = rest.popFirst() {
             switch argument {
             case "--grab":
-                guard let value = rest.popFirst(), let mode = GrabMode(rawValue: value) else { return usage(failed: true) }
+                guard let value = rest.popFirst(), let mode = GrabMode(rawValue: value) else {
+                    return usage(failed: true)
+                }
                 grab = mode
             case "--trace": trace = true
             case "--help", "-h": return usage(failed: false)

@@ -63,19 +63,44 @@ public struct DaemonOption: Sendable {
 
     /// Every option `snapsized` accepts, in `--help` order. Config files use the same names as keys.
     public static let all: [DaemonOption] = [
-        DaemonOption(.sizes, valueName: "list", help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
-        DaemonOption(.initial, valueName: "size", help: tr("Size to start with when none is saved (snapped; default the middle size).")),
-        DaemonOption(.label, valueName: "text", help: tr("What the control is called (default \"%s\").", Texts().label)),
-        DaemonOption(.unit, valueName: "text", help: tr("Unit spoken after a size (default: points, as in \"%s\").", Texts().valueText(size: 60))),
-        DaemonOption(.layout, valueName: "ordinal|numeric", help: tr("How sizes are spread on the track (default ordinal).")),
+        DaemonOption(
+            .sizes, valueName: "list",
+            help: tr("Allowed sizes, strictly increasing (default 20,40,60,80,100).")),
+        DaemonOption(
+            .initial, valueName: "size",
+            help: tr("Size to start with when none is saved (snapped; default the middle size).")),
+        DaemonOption(
+            .label, valueName: "text",
+            help: tr("What the control is called (default \"%s\").", Texts().label)),
+        DaemonOption(
+            .unit, valueName: "text",
+            help: tr(
+                "Unit spoken after a size (default: points, as in \"%s\").", Texts().valueText(size: 60))
+        ),
+        DaemonOption(
+            .layout, valueName: "ordinal|numeric",
+            help: tr("How sizes are spread on the track (default ordinal).")),
         DaemonOption(.trackWidth, valueName: "points", help: tr("Track width (default 336).")),
-        DaemonOption(.trackInset, valueName: "points", help: tr("Thumb radius at each end of the track (default 12).")),
-        DaemonOption(.previewTimeout, valueName: "seconds", help: tr("Cancel a preview after this long without a Preview call (default 30).")),
-        DaemonOption(.stateFile, valueName: "path", help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
+        DaemonOption(
+            .trackInset, valueName: "points",
+            help: tr("Thumb radius at each end of the track (default 12).")),
+        DaemonOption(
+            .previewTimeout, valueName: "seconds",
+            help: tr("Cancel a preview after this long without a Preview call (default 30).")),
+        DaemonOption(
+            .stateFile, valueName: "path",
+            help: tr("Where the committed size is saved (default $XDG_STATE_HOME/snapsize/state).")),
         DaemonOption(.noState, valueName: nil, help: tr("Neither restore nor save the committed size.")),
         DaemonOption(.noAccessibility, valueName: nil, help: tr("Do not join the accessibility bus.")),
-        DaemonOption(.announce, valueName: "changes|announcement|notification|never", help: tr("How screen readers hear committed changes and limits: changes picks an announcement or the status bar's notification by what the screen reader listens for; announcement or notification forces one; never (default changes).")),
-        DaemonOption(.config, valueName: "path", help: tr("Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names.")),
+        DaemonOption(
+            .announce, valueName: "changes|announcement|notification|never",
+            help: tr(
+                "How screen readers hear committed changes and limits: changes picks an announcement or the status bar's notification by what the screen reader listens for; announcement or notification forces one; never (default changes)."
+            )),
+        DaemonOption(
+            .config, valueName: "path",
+            help: tr(
+                "Config file (default $XDG_CONFIG_HOME/snapsize/config); keys are these option names."))
     ]
 }
 
@@ -114,17 +139,22 @@ public struct DaemonValues: Equatable, Sendable {
         case .previewTimeout:
             let seconds = try OptionValues.number(text, option: option)
             guard seconds > 0, seconds <= 86_400 else {
-                throw InvalidValue(tr("--preview-timeout: give a number of seconds above 0 and at most 86400"))
+                throw InvalidValue(
+                    tr("--preview-timeout: give a number of seconds above 0 and at most 86400"))
             }
             previewTimeout = seconds
         case .stateFile:
-            guard !text.isEmpty else { throw InvalidValue(tr("--state-file: the path must not be empty")) }
+            guard !text.isEmpty else {
+                throw InvalidValue(tr("--state-file: the path must not be empty"))
+            }
             stateFile = text
         case .noState: noState = true
         case .noAccessibility: noAccessibility = true
         case .announce:
             guard let value = DaemonSettings.Announce(rawValue: text) else {
-                throw InvalidValue(tr("--announce: '%s' is not one of changes, announcement, notification, never", text))
+                throw InvalidValue(
+                    tr("--announce: '%s' is not one of changes, announcement, notification, never", text)
+                )
             }
             announce = value
         case .config: config = text
@@ -133,17 +163,21 @@ public struct DaemonValues: Equatable, Sendable {
 
     /// These values with `other`'s given ones in their place (flags over the config file).
     public func overridden(by other: DaemonValues) -> DaemonValues {
-        DaemonValues(sizes: other.sizes ?? sizes, initial: other.initial ?? initial, label: other.label ?? label,
-                     unit: other.unit ?? unit, layout: other.layout ?? layout,
-                     trackWidth: other.trackWidth ?? trackWidth, trackInset: other.trackInset ?? trackInset,
-                     previewTimeout: other.previewTimeout ?? previewTimeout, stateFile: other.stateFile ?? stateFile,
-                     noState: other.noState ?? noState, noAccessibility: other.noAccessibility ?? noAccessibility,
-                     announce: other.announce ?? announce, config: other.config ?? config)
+        DaemonValues(
+            sizes: other.sizes ?? sizes, initial: other.initial ?? initial, label: other.label ?? label,
+            unit: other.unit ?? unit, layout: other.layout ?? layout,
+            trackWidth: other.trackWidth ?? trackWidth, trackInset: other.trackInset ?? trackInset,
+            previewTimeout: other.previewTimeout ?? previewTimeout,
+            stateFile: other.stateFile ?? stateFile,
+            noState: other.noState ?? noState, noAccessibility: other.noAccessibility ?? noAccessibility,
+            announce: other.announce ?? announce, config: other.config ?? config)
     }
 
-    private init(sizes: SizeSet?, initial: Int?, label: String?, unit: String?, layout: Layout?,
-                 trackWidth: Double?, trackInset: Double?, previewTimeout: Double?, stateFile: String?,
-                 noState: Bool?, noAccessibility: Bool?, announce: DaemonSettings.Announce?, config: String?) {
+    private init(
+        sizes: SizeSet?, initial: Int?, label: String?, unit: String?, layout: Layout?,
+        trackWidth: Double?, trackInset: Double?, previewTimeout: Double?, stateFile: String?,
+        noState: Bool?, noAccessibility: Bool?, announce: DaemonSettings.Announce?, config: String?
+    ) {
         self.sizes = sizes
         self.initial = initial
         self.label = label
@@ -206,21 +240,26 @@ public enum DaemonArguments {
         var values = DaemonValues()
         // A file saved on Windows: a byte-order mark first, and "\r\n" line ends, which Swift
         // reads as one Character (so splitting at "\n" alone would see one long line).
-        let body = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        let body =
+            text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
         let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (number, rawLine) in lines.enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let line =
+                rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw InvalidValue(tr("%s:%d: expected 'key = value', got '%s'", path, number + 1, trimmed))
+                throw InvalidValue(
+                    tr("%s:%d: expected 'key = value', got '%s'", path, number + 1, trimmed))
             }
             let key = trimmed[..<equals].trimmingWhitespace()
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
-            guard let option = DaemonOption.all.first(where: { $0.name == key }), option.key != .config else {
+            guard let option = DaemonOption.all.first(where: { $0.name == key }), option.key != .config
+            else {
                 let known = DaemonOption.all.filter { $0.key != .config }.map(\.name)
                 if let close = suggestion(for: String(key), among: known) {
-                    throw InvalidValue(tr("%s:%d: unknown key '%s' (did you mean '%s'?)", path, number + 1, key, close))
+                    throw InvalidValue(
+                        tr("%s:%d: unknown key '%s' (did you mean '%s'?)", path, number + 1, key, close))
                 }
                 throw InvalidValue(tr("%s:%d: unknown key '%s'", path, number + 1, key))
             }
@@ -239,12 +278,15 @@ public enum DaemonArguments {
     /// Merges config-file values under flag values (flags win) and checks what only the merged
     /// values can show (whether the thumb fits the track).
     /// `defaultStateFile` is used unless `state-file` or `no-state` is given.
-    public static func settings(flags: DaemonValues, config: DaemonValues,
-                                defaultStateFile: String?) throws(InvalidValue) -> DaemonSettings {
+    public static func settings(
+        flags: DaemonValues, config: DaemonValues,
+        defaultStateFile: String?
+    ) throws(InvalidValue) -> DaemonSettings {
         let merged = config.overridden(by: flags)
         var settings = DaemonSettings()
-        settings.snapper = try OptionValues.snapper(sizes: merged.sizes, width: merged.trackWidth,
-                                                    inset: merged.trackInset, layout: merged.layout)
+        settings.snapper = try OptionValues.snapper(
+            sizes: merged.sizes, width: merged.trackWidth,
+            inset: merged.trackInset, layout: merged.layout)
         settings.texts = Texts(label: merged.label, unit: merged.unit)
         settings.initialSize = merged.initial
         if let seconds = merged.previewTimeout { settings.previewTimeout = seconds }
@@ -260,7 +302,8 @@ public enum DaemonArguments {
 
     /// What the daemon does (`--help` and the man page).
     public static var summary: String {
-        tr("""
+        tr(
+            """
             Serves the committed size selection as org.snapsize.SizeSelector1 on the session bus and
             as an accessible slider on the accessibility bus. The session bus is DBUS_SESSION_BUS_ADDRESS,
             else the socket $XDG_RUNTIME_DIR/bus.
@@ -269,7 +312,8 @@ public enum DaemonArguments {
 
     /// The exit statuses, indented as `--help` lists them (the man page too).
     public static var exitStatuses: String {
-        tr("""
+        tr(
+            """
               0 stopped by SIGTERM/SIGINT, 64 invalid options, 69 the bus name is taken or no session bus,
               75 the session bus went away (restart me).
             """)
@@ -277,7 +321,8 @@ public enum DaemonArguments {
 
     /// What the daemon does on each signal, indented as `--help` lists them (the man page too).
     public static var signals: String {
-        tr("""
+        tr(
+            """
               SIGTERM, SIGINT: end a preview as if cancelled, and exit 0 (the committed size is already saved).
               SIGHUP: read the config file again and apply what changed (the flags still win); a file that
               cannot be used changes nothing, and the log says why.
@@ -286,9 +331,13 @@ public enum DaemonArguments {
 
     /// `snapsized --help`, generated from the option table.
     public static func helpText() -> String {
-        let rows = DaemonOption.all.map { option in
-            ("--" + option.name + (option.valueName.map { " <\(Texts.placeholder($0))>" } ?? ""), option.help)
-        } + [("-h, --help", tr("Show this help.")), ("--version", tr("Show the version."))]
+        let rows =
+            DaemonOption.all.map { option in
+                (
+                    "--" + option.name + (option.valueName.map { " <\(Texts.placeholder($0))>" } ?? ""),
+                    option.help
+                )
+            } + [("-h, --help", tr("Show this help.")), ("--version", tr("Show the version."))]
         let width = (rows.map { $0.0.count }.max() ?? 0) + 2
         let table = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + $0.1 }
         return tr("USAGE: %s [options]", "snapsized") + "\n\n"

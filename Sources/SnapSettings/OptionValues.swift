@@ -12,17 +12,22 @@ public struct InvalidValue: Error, Equatable, Sendable, CustomStringConvertible 
 /// `snapsizectl` so both accept and refuse exactly the same text.
 public enum OptionValues {
     /// "20,40,60,80,100" (spaces allowed) -> a valid SizeSet.
-    public static func sizes(_ text: String, option: String = "--sizes") throws(InvalidValue) -> SizeSet {
+    public static func sizes(_ text: String, option: String = "--sizes") throws(InvalidValue) -> SizeSet
+    {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingWhitespace() }
         var values: [Int] = []
         for part in parts {
             guard let value = Int(part) else {
-                throw InvalidValue(tr("%s: '%s' is not a whole number; give sizes like 20,40,60,80,100", option, part))
+                throw InvalidValue(
+                    tr("%s: '%s' is not a whole number; give sizes like 20,40,60,80,100", option, part))
             }
             // Sizes travel on D-Bus as int32 ('i').
             guard value >= Int(Int32.min), value <= Int(Int32.max) else {
-                throw InvalidValue(tr("%s: %d is too large; sizes must lie within %d...%d", option, value, Int(Int32.min), Int(Int32.max)))
+                throw InvalidValue(
+                    tr(
+                        "%s: %d is too large; sizes must lie within %d...%d", option, value,
+                        Int(Int32.min), Int(Int32.max)))
             }
             values.append(value)
         }
@@ -50,7 +55,8 @@ public enum OptionValues {
     }
 
     /// "ordinal" or "numeric".
-    public static func layout(_ text: String, option: String = "--layout") throws(InvalidValue) -> Layout {
+    public static func layout(_ text: String, option: String = "--layout") throws(InvalidValue) -> Layout
+    {
         guard let layout = Layout(rawValue: text.trimmingWhitespace()) else {
             throw InvalidValue(tr("%s: '%s' is not a layout; use ordinal or numeric", option, text))
         }
@@ -58,7 +64,9 @@ public enum OptionValues {
     }
 
     /// A track from a width and an inset, refused when the thumb would not fit.
-    public static func track(width: Double, inset: Double, options: String = "--track-width/--track-inset") throws(InvalidValue) -> Track {
+    public static func track(
+        width: Double, inset: Double, options: String = "--track-width/--track-inset"
+    ) throws(InvalidValue) -> Track {
         do {
             return try Track(width: width, inset: inset)
         } catch {
@@ -67,9 +75,13 @@ public enum OptionValues {
     }
 
     /// The pointer mapping from the values given, the core's defaults for the others.
-    public static func snapper(sizes: SizeSet?, width: Double?, inset: Double?, layout: Layout?,
-                               trackOptions: String = "--track-width/--track-inset") throws(InvalidValue) -> Snapper {
-        let track = try track(width: width ?? Track.standard.width, inset: inset ?? Track.standard.inset, options: trackOptions)
+    public static func snapper(
+        sizes: SizeSet?, width: Double?, inset: Double?, layout: Layout?,
+        trackOptions: String = "--track-width/--track-inset"
+    ) throws(InvalidValue) -> Snapper {
+        let track = try track(
+            width: width ?? Track.standard.width, inset: inset ?? Track.standard.inset,
+            options: trackOptions)
         return Snapper(sizes: sizes ?? .standard, track: track, layout: layout ?? .ordinal)
     }
 }

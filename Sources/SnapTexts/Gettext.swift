@@ -1,6 +1,6 @@
 internal import CIntl
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// glibc's gettext for the text domain `snapsize`, set up once on first use.
@@ -68,7 +68,9 @@ public func tr(_ msgid: String, _ arguments: any CustomStringConvertible...) -> 
 }
 
 /// The plural form of the catalog's language for `count` (English: `singular` for 1, else `plural`).
-public func trn(_ singular: String, _ plural: String, _ count: Int, _ arguments: any CustomStringConvertible...) -> String {
+public func trn(
+    _ singular: String, _ plural: String, _ count: Int, _ arguments: any CustomStringConvertible...
+) -> String {
     fillPlaceholders(Gettext.lookup(singular, plural, count), arguments)
 }
 

@@ -41,8 +41,9 @@ public enum PanelTexts {
     /// The daemon could not be reached or started: why (the bus's error), and what to do.
     public static func daemonUnreachable(_ why: String) -> String {
         // TRANSLATORS: %s is the bus's reason, e.g. "org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable".
-        tr("snapsized is not running and could not be started (%s). Install the snapsize package, or run "
-           + "'snapsizectl doctor' to see what is wrong.", why)
+        tr(
+            "snapsized is not running and could not be started (%s). Install the snapsize package, or run "
+                + "'snapsizectl doctor' to see what is wrong.", why)
     }
 
     /// There is no session bus at all.
@@ -53,7 +54,9 @@ public enum PanelTexts {
     /// `--help`.
     public static func usage(_ program: String) -> String {
         // TRANSLATORS: --grab's choices are typed as they are: track, thumb.
-        tr("USAGE: %s [--grab track|thumb]\n  --grab thumb  only a press on the thumb drags it, keeping where it was taken "
-           + "hold of;\n                by default a press anywhere on the track jumps there.", program)
+        tr(
+            "USAGE: %s [--grab track|thumb]\n  --grab thumb  only a press on the thumb drags it, keeping where it was taken "
+                + "hold of;\n                by default a press anywhere on the track jumps there.",
+            program)
     }
 }

@@ -9,7 +9,8 @@ public func suggestion(for word: String, among candidates: [String]) -> String? 
     let scored = candidates.map { (candidate: $0, distance: editDistance(word.lowercased(), $0)) }
         .filter { $0.distance <= limit }
     guard let best = scored.min(by: { $0.distance < $1.distance }),
-          scored.filter({ $0.distance == best.distance }).count == 1 else { return nil }
+        scored.filter({ $0.distance == best.distance }).count == 1
+    else { return nil }
     return best.candidate
 }
 

@@ -110,11 +110,13 @@ public struct Texts: Equatable, Sendable {
         case .emptySizes:
             return tr("The list of sizes is empty; give at least one size, for example 20,40,60,80,100.")
         case .unsortedSizes(let position):
-            return tr("The sizes must strictly increase, but size number %d is not larger than the one before it.",
-                      position + 1)
+            return tr(
+                "The sizes must strictly increase, but size number %d is not larger than the one before it.",
+                position + 1)
         case .invalidTrack(let width, let inset):
-            return tr("The track width %s must be finite and larger than twice the inset %s, which must be finite and not negative.",
-                      width, inset)
+            return tr(
+                "The track width %s must be finite and larger than twice the inset %s, which must be finite and not negative.",
+                width, inset)
         case .nonFinite(.pointerPosition):
             return tr("The pointer position x must be a finite number (not NaN or infinity).")
         case .nonFinite(.indexValue):
@@ -124,7 +126,9 @@ public struct Texts: Equatable, Sendable {
         case .indexOutOfRange(let index, let count):
             return tr("Index %d is out of range: valid indexes are 0 to %d.", index, count - 1)
         case .previewActive(let owner):
-            return tr("A preview is open (held by %s); commit or cancel it first, or wait for it to end.", owner.name)
+            return tr(
+                "A preview is open (held by %s); commit or cancel it first, or wait for it to end.",
+                owner.name)
         }
     }
 
@@ -158,8 +162,9 @@ public struct Texts: Equatable, Sendable {
 
     /// `Focus` while no accessibility bus is running (none found, none being joined).
     public static var noAccessibilityBus: String {
-        tr("No accessibility bus is running, so the slider cannot take focus: start at-spi-bus-launcher, "
-           + "or turn on assistive technologies in your desktop settings.")
+        tr(
+            "No accessibility bus is running, so the slider cannot take focus: start at-spi-bus-launcher, "
+                + "or turn on assistive technologies in your desktop settings.")
     }
 
     /// doctor: where the committed size is saved.
@@ -169,13 +174,16 @@ public struct Texts: Equatable, Sendable {
 
     /// doctor: nothing is saved because the person chose so.
     public static var notSavedChosen: String {
-        tr("the size is not saved: snapsized was started with --no-state (or no-state in its config file)")
+        tr(
+            "the size is not saved: snapsized was started with --no-state (or no-state in its config file)"
+        )
     }
 
     /// doctor: nothing is saved because there is no home folder to save in.
     public static var notSavedNoHome: String {
-        tr("the size is not saved: neither XDG_STATE_HOME nor HOME is set for snapsized and the password database "
-           + "names no home folder (set one of them, or use --state-file)")
+        tr(
+            "the size is not saved: neither XDG_STATE_HOME nor HOME is set for snapsized and the password database "
+                + "names no home folder (set one of them, or use --state-file)")
     }
 
     /// doctor: the state file cannot be written; `problem` is the daemon's reason (its log's words).
@@ -185,10 +193,11 @@ public struct Texts: Equatable, Sendable {
 
     /// `Focus` while the accessibility bus does not answer (its dbus-daemon stopped or hung).
     public static func accessibilityNotAnswering(seconds: Int) -> String {
-        trn("The accessibility bus did not answer within %d second, so no screen reader was told: "
-            + "if this lasts, restart assistive technologies (log out and in again), then try again.",
+        trn(
+            "The accessibility bus did not answer within %d second, so no screen reader was told: "
+                + "if this lasts, restart assistive technologies (log out and in again), then try again.",
             "The accessibility bus did not answer within %d seconds, so no screen reader was told: "
-            + "if this lasts, restart assistive technologies (log out and in again), then try again.",
+                + "if this lasts, restart assistive technologies (log out and in again), then try again.",
             seconds, seconds)
     }
 }

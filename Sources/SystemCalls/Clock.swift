@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Seconds on the monotonic clock, for deadlines and rate limits: the one clock the programs read

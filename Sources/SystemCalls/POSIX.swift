@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The POSIX file calls the package makes (persistence, config, diagnostics, CLI output), in one
@@ -30,7 +30,9 @@ public enum POSIX {
     }
 
     /// Writes at `offset` without moving the file position (one slot of the state file).
-    public static func pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+    public static func pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t)
+        -> Int
+    {
         if let failure = intercept(.pwrite) { return Int(failure) }
         return Glibc.pwrite(fd, buffer, limitWrite(count), offset)
     }
@@ -85,7 +87,9 @@ public enum POSIX {
     }
 
     /// stat(2), or lstat(2) when `followLinks` is false.
-    public static func status(_ path: UnsafePointer<CChar>, _ info: inout stat, followLinks: Bool) -> Int32 {
+    public static func status(_ path: UnsafePointer<CChar>, _ info: inout stat, followLinks: Bool)
+        -> Int32
+    {
         if let failure = intercept(.stat) { return failure }
         return followLinks ? stat(path, &info) : lstat(path, &info)
     }
@@ -146,10 +150,10 @@ public enum POSIX {
     @inline(__always)
     private static func intercept(_ call: SystemCall) -> Int32? {
         #if ENABLE_MOCKING
-        if let mock = MockedCalls.current, let code = mock.failure(for: call) {
-            errno = code
-            return -1
-        }
+            if let mock = MockedCalls.current, let code = mock.failure(for: call) {
+                errno = code
+                return -1
+            }
         #endif
         return nil
     }
@@ -157,7 +161,7 @@ public enum POSIX {
     @inline(__always)
     private static func limitWrite(_ count: Int) -> Int {
         #if ENABLE_MOCKING
-        if let limit = MockedCalls.current?.writeLimit { return min(count, limit) }
+            if let limit = MockedCalls.current?.writeLimit { return min(count, limit) }
         #endif
         return count
     }

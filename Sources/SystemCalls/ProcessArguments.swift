@@ -10,6 +10,8 @@ public func processArguments() -> [String] {
 
 /// The program's name (argv[0] without its folder), from the same argv; "snapsize" when there is none.
 func processName() -> String {
-    guard Int(snapsize_argc()) > 0, let vector = snapsize_argv(), let first = vector[0] else { return "snapsize" }
+    guard Int(snapsize_argc()) > 0, let vector = snapsize_argv(), let first = vector[0] else {
+        return "snapsize"
+    }
     return String(String(cString: first).split(separator: "/").last ?? "snapsize")
 }

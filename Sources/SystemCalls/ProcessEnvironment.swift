@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's environment as a dictionary, read straight from `environ`, so that the executables
@@ -9,7 +9,9 @@ public func processEnvironment() -> [String: String] {
 }
 
 /// `NAME=value` entries, up to the first nil, as a dictionary (split at each entry's first `=`).
-@_spi(Testing) public func environmentDictionary(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
+@_spi(Testing) public func environmentDictionary(
+    _ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> [String: String] {
     // Sized once: growing a dictionary entry by entry rehashes it at every doubling.
     var count = 0
     while entries[count] != nil { count += 1 }
@@ -23,9 +25,12 @@ public func processEnvironment() -> [String: String] {
         guard let equals = memchr(entry, Int32(UInt8(ascii: "=")), length) else { continue }
         let nameLength = UnsafeRawPointer(equals) - UnsafeRawPointer(entry)
         entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            let name = String(decoding: UnsafeBufferPointer(start: bytes, count: nameLength), as: UTF8.self)
-            let value = String(decoding: UnsafeBufferPointer(start: bytes + nameLength + 1, count: length - nameLength - 1),
-                               as: UTF8.self)
+            let name = String(
+                decoding: UnsafeBufferPointer(start: bytes, count: nameLength), as: UTF8.self)
+            let value = String(
+                decoding: UnsafeBufferPointer(
+                    start: bytes + nameLength + 1, count: length - nameLength - 1),
+                as: UTF8.self)
             environment[name] = value
         }
     }

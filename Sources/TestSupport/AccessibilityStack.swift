@@ -19,18 +19,27 @@ public final class AccessibilityStack: Sendable {
     /// Starts the launcher with `sessionEnvironment` (a `PrivateSessionBus.environment`, plus
     /// DISPLAY when an X server should be told about the bus) and, unless `startRegistry` is
     /// false, the registry.
-    public init(sessionEnvironment: [String: String], startRegistry: Bool = true, timeout: Double = 10) throws {
+    public init(sessionEnvironment: [String: String], startRegistry: Bool = true, timeout: Double = 10)
+        throws
+    {
         for path in [Self.launcherPath, Self.registryPath] where !DesktopRoot.isInstalled(path) {
             throw TestFailure("\(DesktopRoot.path ?? "")\(path) is missing (apt install at-spi2-core)")
         }
-        let launcher = try DesktopRoot.start(Self.launcherPath, ["--launch-immediately", "--a11y=1"],
-                                             environment: sessionEnvironment)
+        let launcher = try DesktopRoot.start(
+            Self.launcherPath, ["--launch-immediately", "--a11y=1"],
+            environment: sessionEnvironment)
         self.launcher = launcher
         var found: String?
         waitUntil(timeout: timeout, interval: 0.05) {
-            let reply = try? run("gdbus", ["call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
-                                           "--method", "org.a11y.Bus.GetAddress"], environment: sessionEnvironment, timeout: 5)
-            found = reply.flatMap { $0.status == 0 ? AccessibilityStack.parseStringReply($0.stdout) : nil }
+            let reply = try? run(
+                "gdbus",
+                [
+                    "call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                    "--method", "org.a11y.Bus.GetAddress"
+                ], environment: sessionEnvironment, timeout: 5)
+            found = reply.flatMap {
+                $0.status == 0 ? AccessibilityStack.parseStringReply($0.stdout) : nil
+            }
             return found != nil || !launcher.isRunning
         }
         guard let found else {
@@ -56,14 +65,17 @@ public final class AccessibilityStack: Sendable {
     public func startRegistry(timeout: Double = 10) throws {
         let child = try DesktopRoot.start(Self.registryPath, environment: environment)
         registry.withLock { $0 = child }
-        guard waitUntil(timeout: timeout, interval: 0.02, { nameHasOwner("org.a11y.atspi.Registry") }) else {
+        guard waitUntil(timeout: timeout, interval: 0.02, { nameHasOwner("org.a11y.atspi.Registry") })
+        else {
             throw TestFailure("at-spi2-registryd did not take its name: \(child.stderr)")
         }
     }
 
     /// SIGKILLs the registry we started and waits until its name is gone from the bus.
     public func killRegistry(timeout: Double = 10) {
-        let child = registry.withLock { child in defer { child = nil }; return child }
+        let child = registry.withLock { child in
+            defer { child = nil }; return child
+        }
         child?.forceKill()
         waitUntil(timeout: timeout, interval: 0.02) { !nameHasOwner("org.a11y.atspi.Registry") }
     }
@@ -90,7 +102,9 @@ public final class AccessibilityStack: Sendable {
     public func stop() {
         resumeBus()  // a stopped bus would not see the launcher's SIGTERM
         resumeRegistry()
-        registry.withLock { child in child?.terminate(); child = nil }
+        registry.withLock { child in
+            child?.terminate(); child = nil
+        }
         launcher.terminate()
     }
 
@@ -99,7 +113,8 @@ public final class AccessibilityStack: Sendable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.lazy.compactMap { pid_t($0) }.first { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.range(of: ") ", options: .backwards) else { return false }
+                let close = stat.range(of: ") ", options: .backwards)
+            else { return false }
             let fields = stat[close.upperBound...].split(separator: " ")
             return stat.contains("(dbus-daemon)") && fields.count > 1 && pid_t(fields[1]) == launcher.pid
         }

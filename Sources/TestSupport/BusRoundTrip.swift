@@ -7,7 +7,9 @@ extension Connection {
     /// to each receiver as far as that receiver's socket takes it. The daemon relies on the same
     /// order for `Focus` (FocusAnswers). Throws when the bus does not answer within `timeoutMilliseconds`.
     public func roundTripToBus(timeoutMilliseconds: Int32 = 5000) throws(MethodError) {
-        _ = try call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                     interface: "org.freedesktop.DBus.Peer", member: "Ping", timeoutMilliseconds: timeoutMilliseconds)
+        _ = try call(
+            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+            interface: "org.freedesktop.DBus.Peer", member: "Ping",
+            timeoutMilliseconds: timeoutMilliseconds)
     }
 }

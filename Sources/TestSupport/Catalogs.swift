@@ -1,7 +1,8 @@
 import Foundation
 
 /// The package's folder (where Package.swift is), for tests that read its files.
-public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().path
 
 /// The package's po/ folder.
@@ -15,7 +16,9 @@ public func compileCatalogs() throws -> [String] {
 }
 
 private let compiledCatalogs: Result<[String], TestFailure> = {
-    let files = ((try? FileManager.default.contentsOfDirectory(atPath: poDirectory)) ?? []).filter { $0.hasSuffix(".po") }
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: poDirectory)) ?? []).filter {
+        $0.hasSuffix(".po")
+    }
     guard !files.isEmpty else { return .failure(TestFailure("no catalogs in \(poDirectory)")) }
     var languages: [String] = []
     for file in files.sorted() {
@@ -24,12 +27,18 @@ private let compiledCatalogs: Result<[String], TestFailure> = {
         let target = folder + "/snapsize.mo", partial = target + ".\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let result = try run("msgfmt", ["--check", "-o", partial, poDirectory + "/" + file],
-                                 environment: ProcessInfo.processInfo.environment, timeout: 30)
+            let result = try run(
+                "msgfmt", ["--check", "-o", partial, poDirectory + "/" + file],
+                environment: ProcessInfo.processInfo.environment, timeout: 30)
             guard result.status == 0 else {
-                return .failure(TestFailure("msgfmt \(file) failed (apt install gettext; `make test` does it): \(result.stderr)"))
+                return .failure(
+                    TestFailure(
+                        "msgfmt \(file) failed (apt install gettext; `make test` does it): \(result.stderr)"
+                    ))
             }
-            guard rename(partial, target) == 0 else { return .failure(TestFailure("cannot rename \(partial)")) }
+            guard rename(partial, target) == 0 else {
+                return .failure(TestFailure("cannot rename \(partial)"))
+            }
         } catch {
             return .failure(TestFailure("msgfmt \(file): \(error)"))
         }
@@ -40,8 +49,10 @@ private let compiledCatalogs: Result<[String], TestFailure> = {
 
 /// `environment` with the language variables set to exactly `language` (nil removes one), so the
 /// machine's own LANG or LC_ALL cannot leak into a test.
-public func withLanguage(_ environment: [String: String], LANG: String?, LANGUAGE: String? = nil,
-                         LC_ALL: String? = nil, LC_MESSAGES: String? = nil) -> [String: String] {
+public func withLanguage(
+    _ environment: [String: String], LANG: String?, LANGUAGE: String? = nil,
+    LC_ALL: String? = nil, LC_MESSAGES: String? = nil
+) -> [String: String] {
     var env = environment
     env["LANG"] = LANG
     env["LANGUAGE"] = LANGUAGE
@@ -52,7 +63,10 @@ public func withLanguage(_ environment: [String: String], LANG: String?, LANGUAG
 
 /// Whether glibc has `locale` (e.g. "pt_BR.UTF-8") installed; gettext speaks only in an installed locale.
 public func localeInstalled(_ locale: String) -> Bool {
-    guard let result = try? run("locale", ["-a"], environment: ProcessInfo.processInfo.environment, timeout: 10) else {
+    guard
+        let result = try? run(
+            "locale", ["-a"], environment: ProcessInfo.processInfo.environment, timeout: 10)
+    else {
         return false
     }
     let wanted = locale.lowercased().replacingOccurrences(of: "utf-8", with: "utf8")

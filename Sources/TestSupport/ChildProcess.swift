@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import SystemCalls
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// A child process started with `posix_spawnp`, for tests.
@@ -37,8 +37,10 @@ public final class ChildProcess: Sendable {
     private let exitStatus = Mutex<Int32?>(nil)
 
     /// Starts `executable` (looked up in `environment["PATH"]` when it has no `/`).
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
-                stdin: Input = .null, stderr: Output = .file) throws {
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String],
+        stdin: Input = .null, stderr: Output = .file
+    ) throws {
         outputDirectory = try makeTemporaryDirectory()
         stdoutPath = outputDirectory + "/stdout"
         stderrPath = outputDirectory + "/stderr"
@@ -47,21 +49,28 @@ public final class ChildProcess: Sendable {
         var pipeRead: Int32 = -1
         if case .pipe = stdin {
             var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { throw TestFailure("could not start \(executable)", errno: errno) }
+            guard pipe(&fds) == 0 else {
+                throw TestFailure("could not start \(executable)", errno: errno)
+            }
             pipeRead = fds[0]
             pipeWrite = fds[1]
             _ = fcntl(pipeWrite, F_SETFD, FD_CLOEXEC)
         }
         var readerless: [Int32] = [-1, -1]
         if case .closedPipe = stderr {
-            guard pipe(&readerless) == 0 else { throw TestFailure("could not start \(executable)", errno: errno) }
+            guard pipe(&readerless) == 0 else {
+                throw TestFailure("could not start \(executable)", errno: errno)
+            }
             for fd in readerless { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
         defer { for fd in readerless where fd >= 0 { close(fd) } }
-        let (stdoutPath, stderrPath, readEnd, stderrPipe) = (self.stdoutPath, self.stderrPath, pipeRead, readerless[1])
+        let (stdoutPath, stderrPath, readEnd, stderrPipe) = (
+            self.stdoutPath, self.stderrPath, pipeRead, readerless[1]
+        )
         let childPID: pid_t
         do {
-            childPID = try spawnWithCleanSignals(executable, arguments, environment: environment) { actions in
+            childPID = try spawnWithCleanSignals(executable, arguments, environment: environment) {
+                actions in
                 switch stdin {
                 case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
                 case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
@@ -69,11 +78,13 @@ public final class ChildProcess: Sendable {
                     posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
                     posix_spawn_file_actions_addclose(&actions, readEnd)
                 }
-                posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                posix_spawn_file_actions_addopen(
+                    &actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
                 if stderrPipe >= 0 {
                     posix_spawn_file_actions_adddup2(&actions, stderrPipe, 2)
                 } else {
-                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                    posix_spawn_file_actions_addopen(
+                        &actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
                 }
             }
         } catch {
@@ -127,7 +138,9 @@ public final class ChildProcess: Sendable {
     public func terminate(timeout: Double = 2) -> Int32 {
         if let status = reap(blocking: false) { return status }
         kill(pid, SIGTERM)
-        if waitUntil(timeout: timeout, interval: 0.01, { !self.isRunning }), let status = reap(blocking: false) {
+        if waitUntil(timeout: timeout, interval: 0.01, { !self.isRunning }),
+            let status = reap(blocking: false)
+        {
             return status
         }
         return forceKill()
@@ -148,8 +161,10 @@ public final class ChildProcess: Sendable {
 
 /// Runs a command to completion (or kills it at `timeout`) and returns its status and output.
 /// A child killed at the timeout reports status -1 and a note on stderr.
-public func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                timeout: Double = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+public func run(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    timeout: Double = 20
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let child = try ChildProcess(executable, arguments, environment: environment)
     if waitUntil(timeout: timeout, interval: 0.005, { !child.isRunning }) {
         let status = child.wait()

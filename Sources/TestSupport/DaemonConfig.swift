@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension DaemonFixture {
@@ -9,8 +9,9 @@ extension DaemonFixture {
 
     /// Writes `text` as the config file (before `start()`, or before a reload).
     public func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: (configFile as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (configFile as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try text.write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
@@ -21,6 +22,8 @@ extension DaemonFixture {
         try writeConfig(text)
         let before = daemon.stderr.components(separatedBy: "reload (SIGHUP)").count
         kill(daemon.pid, SIGHUP)
-        return waitUntil(timeout: 10) { daemon.stderr.components(separatedBy: "reload (SIGHUP)").count > before }
+        return waitUntil(timeout: 10) {
+            daemon.stderr.components(separatedBy: "reload (SIGHUP)").count > before
+        }
     }
 }

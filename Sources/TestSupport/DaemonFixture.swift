@@ -8,7 +8,9 @@ public struct TestFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
     /// A system call failed with `code` (an errno) while doing `what`.
-    public init(_ what: String, errno code: Int32) { self.init("\(what): \(String(cString: strerror(code)))") }
+    public init(_ what: String, errno code: Int32) {
+        self.init("\(what): \(String(cString: strerror(code)))")
+    }
 }
 
 /// A private session bus with a real `snapsized` on it (never the desktop's bus). D-Bus
@@ -26,17 +28,21 @@ public final class DaemonFixture {
 
     /// `activatable`: write the contract's activation file (`SelectorBus.activationFile`), starting the built snapsized.
     /// `socketName`: the bus listens at `$XDG_RUNTIME_DIR/<socketName>` ("bus": where dbus-user-session puts it).
-    public init(_ daemonArguments: [String] = [], startDaemon: Bool = true, activatable: Bool = false,
-                socketName: String? = nil) throws {
+    public init(
+        _ daemonArguments: [String] = [], startDaemon: Bool = true, activatable: Bool = false,
+        socketName: String? = nil
+    ) throws {
         serviceDirectory = try makeTemporaryDirectory()
         if activatable {
             let name = SelectorBus.name.rawValue
             try """
-                [D-BUS Service]
-                Name=\(name)
-                Exec=\(try Self.snapsized) --no-accessibility --no-state
+            [D-BUS Service]
+            Name=\(name)
+            Exec=\(try Self.snapsized) --no-accessibility --no-state
 
-                """.write(toFile: serviceDirectory + "/" + SelectorBus.activationFile, atomically: true, encoding: .utf8)
+            """.write(
+                toFile: serviceDirectory + "/" + SelectorBus.activationFile, atomically: true,
+                encoding: .utf8)
         }
         bus = try PrivateSessionBus(serviceDirectories: [serviceDirectory], socketName: socketName)
         environment = bus.environment
@@ -54,7 +60,8 @@ public final class DaemonFixture {
     public static var snapsized: String {
         get throws {
             guard let path = productPath("snapsized") else {
-                throw TestFailure("snapsized is not built in \(productsDirectory); run `swift build` first")
+                throw TestFailure(
+                    "snapsized is not built in \(productsDirectory); run `swift build` first")
             }
             return path
         }
@@ -78,33 +85,52 @@ public final class DaemonFixture {
 
     /// A watcher listening, and a second client holding a preview at `x`: the watcher has seen the
     /// preview and then the PropertiesChanged with ChangedBy naming the owner's process.
-    public func watchedPreview(at x: Double = 12) throws -> (watcher: SelectorClient, owner: SelectorClient) {
+    public func watchedPreview(at x: Double = 12) throws -> (
+        watcher: SelectorClient, owner: SelectorClient
+    ) {
         let watcher = try client()
         watcher.listen()
         let owner = try client()
         _ = try owner.call("Preview", [.double(x)])
         guard watcher.pump(until: { watcher.propertiesChanged.count >= 2 }) else {
-            throw TestFailure("the watcher saw \(watcher.propertiesChanged.count) PropertiesChanged, "
-                              + "not the preview and then ChangedBy with the owner's process")
+            throw TestFailure(
+                "the watcher saw \(watcher.propertiesChanged.count) PropertiesChanged, "
+                    + "not the preview and then ChangedBy with the owner's process")
         }
         return (watcher, owner)
     }
 
     /// Runs a command-line tool against this bus.
-    public func tool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    public func tool(_ executable: String, _ arguments: [String]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try run(executable, arguments, environment: environment)
     }
 
     /// dbus-send to snapsized; `member` without a dot is a method of org.snapsize.SizeSelector1.
-    public func dbusSend(_ member: String, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-        try tool("dbus-send", ["--session", "--print-reply", "--dest=\(SelectorBus.name.rawValue)", SelectorBus.path.rawValue,
-                               Self.qualified(member)] + arguments)
+    public func dbusSend(_ member: String, _ arguments: String...) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try tool(
+            "dbus-send",
+            [
+                "--session", "--print-reply", "--dest=\(SelectorBus.name.rawValue)",
+                SelectorBus.path.rawValue,
+                Self.qualified(member)
+            ] + arguments)
     }
 
     /// gdbus call to snapsized; `member` as for `dbusSend`.
-    public func gdbusCall(_ member: String, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-        try tool("gdbus", ["call", "--session", "--dest", SelectorBus.name.rawValue, "--object-path", SelectorBus.path.rawValue,
-                           "--method", Self.qualified(member)] + arguments)
+    public func gdbusCall(_ member: String, _ arguments: String...) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try tool(
+            "gdbus",
+            [
+                "call", "--session", "--dest", SelectorBus.name.rawValue, "--object-path",
+                SelectorBus.path.rawValue,
+                "--method", Self.qualified(member)
+            ] + arguments)
     }
 
     private static func qualified(_ member: String) -> String {
@@ -116,22 +142,29 @@ extension Connection {
     /// Calls `member` of org.snapsize.SizeSelector1 (or of `interface`) on snapsized and blocks for
     /// the reply, 10 s at most.
     @discardableResult
-    public func selector(_ member: String, _ arguments: [DBusValue] = [],
-                         interface: String = SelectorBus.interface.rawValue) throws(MethodError) -> [DBusValue] {
-        try call(destination: SelectorBus.name.rawValue, path: SelectorBus.path, interface: interface, member: member,
-                 arguments: arguments, timeoutMilliseconds: 10_000)
+    public func selector(
+        _ member: String, _ arguments: [DBusValue] = [],
+        interface: String = SelectorBus.interface.rawValue
+    ) throws(MethodError) -> [DBusValue] {
+        try call(
+            destination: SelectorBus.name.rawValue, path: SelectorBus.path, interface: interface,
+            member: member,
+            arguments: arguments, timeoutMilliseconds: 10_000)
     }
 
     /// One property of org.snapsize.SizeSelector1 (Properties.Get), or nil when the reply has no variant.
     public func selectorProperty(_ name: String) throws(MethodError) -> DBusValue? {
-        try selector("Get", [.string(SelectorBus.interface.rawValue), .string(name)],
-                     interface: InterfaceName.properties.rawValue).first?.asVariant
+        try selector(
+            "Get", [.string(SelectorBus.interface.rawValue), .string(name)],
+            interface: InterfaceName.properties.rawValue
+        ).first?.asVariant
     }
 }
 
 /// One JSON object parsed with Foundation's parser (not the project's), for field-by-field checks.
 public func parseJSONObject(_ text: String) throws -> [String: Any] {
-    guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+    guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    else {
         throw TestFailure("not a JSON object: \(text)")
     }
     return object

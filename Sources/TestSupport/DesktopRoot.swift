@@ -19,14 +19,18 @@ public enum DesktopRoot {
 
     /// The executable and arguments that run `program` from the root. `chroot` execs the
     /// program, so the child's PID is the program's own and stopping it by PID works as usual.
-    public static func command(_ program: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
+    public static func command(_ program: String, _ arguments: [String]) -> (
+        executable: String, arguments: [String]
+    ) {
         guard let path else { return (program, arguments) }
         return ("/usr/sbin/chroot", [path, program] + arguments)
     }
 
     /// Starts `program` from the root.
-    public static func start(_ program: String, _ arguments: [String] = [], environment: [String: String],
-                             stdin: ChildProcess.Input = .null) throws -> ChildProcess {
+    public static func start(
+        _ program: String, _ arguments: [String] = [], environment: [String: String],
+        stdin: ChildProcess.Input = .null
+    ) throws -> ChildProcess {
         let (executable, fullArguments) = command(program, arguments)
         return try ChildProcess(executable, fullArguments, environment: environment, stdin: stdin)
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The members of one interface in an introspection document, as comparable lines such as
@@ -12,7 +12,9 @@ public func interfaceShape(_ xml: String, interface: String) -> [String] {
     let parser = XMLParser(data: Data(xml.utf8))
     parser.delegate = reader
     parser.shouldResolveExternalEntities = false
-    guard parser.parse() else { return ["unparseable: \(parser.parserError.map(String.init(describing:)) ?? "?")"] }
+    guard parser.parse() else {
+        return ["unparseable: \(parser.parserError.map(String.init(describing:)) ?? "?")"]
+    }
     return reader.lines
 }
 
@@ -24,8 +26,10 @@ private final class ShapeReader: NSObject, XMLParserDelegate {
 
     init(interface: String) { self.interface = interface }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         switch name {
         case "interface":
             inside = attributes["name"] == interface
@@ -34,18 +38,22 @@ private final class ShapeReader: NSObject, XMLParserDelegate {
             lines.append(member)
         case "arg" where inside:
             let direction = attributes["direction"] ?? (member.hasPrefix("signal") ? "out" : "in")
-            lines.append("\(member) \(direction) \(attributes["name"] ?? "") \(attributes["type"] ?? "?")")
+            lines.append(
+                "\(member) \(direction) \(attributes["name"] ?? "") \(attributes["type"] ?? "?")")
         case "property" where inside:
             member = "property \(attributes["name"] ?? "?")"
             lines.append("\(member) \(attributes["type"] ?? "?") \(attributes["access"] ?? "?")")
         case "annotation" where inside && !(attributes["name"] ?? "").hasPrefix("org.qtproject.QtDBus."):
-            lines.append("\(member) annotation \(attributes["name"] ?? "") = \(attributes["value"] ?? "")")
+            lines.append(
+                "\(member) annotation \(attributes["name"] ?? "") = \(attributes["value"] ?? "")")
         default:
             break
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+    ) {
         if name == "interface" { inside = false }
     }
 }

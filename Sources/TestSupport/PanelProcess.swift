@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A running `snapsize-panel --trace` on an X display (Xvfb), driven with a real pointer and keyboard
@@ -15,12 +15,18 @@ public final class PanelProcess {
 
     /// Starts the panel with `environment` (DISPLAY and the session bus) and waits until its window is
     /// visible and, when `waitForTrack`, its track has been drawn with the daemon's state.
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String], waitForTrack: Bool = true) throws {
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String],
+        waitForTrack: Bool = true
+    ) throws {
         self.environment = environment
         let child = try ChildProcess(executable, ["--trace"] + arguments, environment: environment)
         self.child = child
         let drawn = waitUntil(timeout: 20, interval: 0.02) {
-            (!waitForTrack || (child.stdout.contains("\nframe ") && PanelProcess.trackRectangle(child.stdout) != nil)) || !child.isRunning
+            (!waitForTrack
+                || (child.stdout.contains("\nframe ")
+                    && PanelProcess.trackRectangle(child.stdout) != nil))
+                || !child.isRunning
         }
         guard drawn, child.isRunning else {
             child.terminate()
@@ -41,7 +47,9 @@ public final class PanelProcess {
     public func count(_ prefix: String) -> Int { lines.filter { $0.hasPrefix(prefix) }.count }
 
     static func trackRectangle(_ text: String) -> [Int]? {
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("track ") }) else { return nil }
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("track ") }) else {
+            return nil
+        }
         let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
         return numbers.count == 4 && numbers[2] > 0 ? numbers : nil
     }
@@ -82,7 +90,9 @@ public final class PanelProcess {
     /// Waits until the window's state line has `fields`.
     @discardableResult
     public func shows(_ fields: [String: String], timeout: Double = 10) -> Bool {
-        waitUntil(timeout: timeout, interval: 0.01) { fields.allSatisfy { self.shownState[$0.key] == $0.value } }
+        waitUntil(timeout: timeout, interval: 0.01) {
+            fields.allSatisfy { self.shownState[$0.key] == $0.value }
+        }
     }
 
     // MARK: The pointer and keys, in track coordinates
@@ -90,7 +100,9 @@ public final class PanelProcess {
     /// Moves the pointer to track x, on the track's centre line.
     public func move(to x: Int) throws {
         let track = track
-        try xdotool(["mousemove", "--window", window, String(track.x + x), String(track.y + track.height / 2)], environment: environment)
+        try xdotool(
+            ["mousemove", "--window", window, String(track.x + x), String(track.y + track.height / 2)],
+            environment: environment)
     }
 
     public func press(at x: Int) throws {
@@ -124,7 +136,10 @@ public func xdotool(_ arguments: [String], environment: [String: String]) throws
 public func visibleWindow(of pid: pid_t, environment: [String: String]) throws -> String {
     var found = ""
     waitUntil(timeout: 20, interval: 0.05) {
-        found = (try? run("xdotool", ["search", "--onlyvisible", "--pid", String(pid)], environment: environment, timeout: 10))?
+        found =
+            (try? run(
+                "xdotool", ["search", "--onlyvisible", "--pid", String(pid)], environment: environment,
+                timeout: 10))?
             .stdout.split(separator: "\n").first.map(String.init) ?? ""
         return !found.isEmpty
     }

@@ -20,20 +20,29 @@ public final class PrivateSessionBus: Sendable {
     /// `extraEnvironment` is added to the bus's own environment (activated services inherit it, e.g. PATH).
     /// `socketName`: listen on `$XDG_RUNTIME_DIR/<socketName>` (e.g. "bus", the dbus-user-session layout)
     /// instead of a random name in it.
-    public init(serviceDirectories: [String] = [], extraEnvironment: [String: String] = [:], socketName: String? = nil,
-                timeout: Double = 10) throws {
+    public init(
+        serviceDirectories: [String] = [], extraEnvironment: [String: String] = [:],
+        socketName: String? = nil,
+        timeout: Double = 10
+    ) throws {
         let executable = "dbus-daemon"
         directory = try makeTemporaryDirectory()
         let runtime = directory + "/run"
         let home = directory + "/home"
-        for path in [runtime, home, home + "/.config", home + "/.local/state", home + "/.cache", home + "/.local/share"] {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+        for path in [
+            runtime, home, home + "/.config", home + "/.local/state", home + "/.cache",
+            home + "/.local/share"
+        ] {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
 
         var base = ProcessInfo.processInfo.environment
-        for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS",
-                    "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE", "SESSION_MANAGER"] {
+        for key in [
+            "DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS",
+            "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE", "SESSION_MANAGER"
+        ] {
             base[key] = nil
         }
         base["PATH"] = base["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -56,9 +65,13 @@ public final class PrivateSessionBus: Sendable {
                 .write(toFile: configPath, atomically: true, encoding: .utf8)
             arguments.insert("--config-file=\(configPath)", at: 0)
         }
-        guard ProcessInfo.processInfo.environment["PATH"].map({ path in
-            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(executable)") }
-        }) ?? FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
+        guard
+            ProcessInfo.processInfo.environment["PATH"].map({ path in
+                path.split(separator: ":").contains {
+                    FileManager.default.isExecutableFile(atPath: "\($0)/\(executable)")
+                }
+            }) ?? FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+        else {
             throw TestFailure("dbus-daemon is not installed (apt install dbus-daemon)")
         }
 
@@ -68,7 +81,8 @@ public final class PrivateSessionBus: Sendable {
             printed = child.stdout
             return printed.contains("\n") || !child.isRunning
         }
-        guard ready, child.isRunning, let line = printed.split(separator: "\n").first, !line.isEmpty else {
+        guard ready, child.isRunning, let line = printed.split(separator: "\n").first, !line.isEmpty
+        else {
             let stderr = child.stderr
             child.forceKill()
             throw TestFailure("dbus-daemon did not start: \(stderr)")
@@ -99,7 +113,8 @@ public final class PrivateSessionBus: Sendable {
     /// (128 calls awaiting a reply per connection, among others) refuse a flood that the real
     /// session bus delivers, and a test of a flood on them proves nothing.
     static func config(serviceDirectories: [String], runtime: String) -> String {
-        let services = serviceDirectories.map { "  <servicedir>\(xmlText($0))</servicedir>" }.joined(separator: "\n")
+        let services = serviceDirectories.map { "  <servicedir>\(xmlText($0))</servicedir>" }.joined(
+            separator: "\n")
         return """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">

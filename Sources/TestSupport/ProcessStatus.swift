@@ -4,7 +4,8 @@ import Foundation
 public func residentKiB(_ pid: pid_t) throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let value = Int(line.filter(\.isNumber)) else { throw TestFailure("no VmRSS for \(pid)") }
+        let value = Int(line.filter(\.isNumber))
+    else { throw TestFailure("no VmRSS for \(pid)") }
     return value
 }
 
@@ -15,7 +16,9 @@ public func residentKiB(_ pid: pid_t) throws -> Int {
 public func memoryKiB(_ pid: pid_t) throws -> (rss: Int, pss: Int, anonymous: Int) {
     let rollup = try String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)
     func field(_ name: String) -> Int? {
-        rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { Int($0.filter(\.isNumber)) }
+        rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap {
+            Int($0.filter(\.isNumber))
+        }
     }
     guard let rss = field("Rss"), let pss = field("Pss"), let anonymous = field("Pss_Anon") else {
         throw TestFailure("no Rss/Pss for \(pid)")

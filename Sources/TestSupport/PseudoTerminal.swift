@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// A child process whose stdin, stdout and stderr are the slave side of a fresh pseudo-terminal,
@@ -18,8 +18,10 @@ public final class TerminalProcess: Sendable {
     private let collected = Mutex<[UInt8]>([])
     private let exitStatus = Mutex<Int32?>(nil)
 
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String],
-                columns: UInt16 = 100, rows: UInt16 = 30) throws {
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String],
+        columns: UInt16 = 100, rows: UInt16 = 30
+    ) throws {
         // posix_openpt/grantpt/unlockpt/ptsname are hidden from Swift behind _XOPEN_SOURCE; on Linux they are
         // /dev/ptmx plus two ioctls (TIOCSPTLCK to unlock, TIOCGPTN for the number), which is all they do.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -47,7 +49,9 @@ public final class TerminalProcess: Sendable {
         do {
             // glibc runs setsid before the file actions, so opening the slave (without O_NOCTTY) in the
             // new session makes it the child's controlling terminal.
-            childPID = try spawnWithCleanSignals(executable, arguments, environment: environment, newSession: true) { actions in
+            childPID = try spawnWithCleanSignals(
+                executable, arguments, environment: environment, newSession: true
+            ) { actions in
                 posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
                 posix_spawn_file_actions_adddup2(&actions, 0, 1)
                 posix_spawn_file_actions_adddup2(&actions, 0, 2)

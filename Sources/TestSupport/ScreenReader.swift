@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A headless X server (`Xvfb -displayfd`, so parallel jobs never pick the same display number).
@@ -16,8 +16,9 @@ public final class VirtualDisplay: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = nil
         // -displayfd 1: Xvfb writes the display number it chose to our stdout file once it is ready.
-        let server = try ChildProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                                      environment: environment)
+        let server = try ChildProcess(
+            "/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            environment: environment)
         self.server = server
         var number = ""
         let ready = waitUntil(timeout: timeout, interval: 0.02) {
@@ -27,7 +28,9 @@ public final class VirtualDisplay: Sendable {
         guard ready, server.isRunning, !number.isEmpty else {
             let log = server.stderr, running = server.isRunning
             server.terminate()
-            throw TestFailure("Xvfb did not start within \(timeout) s (\(running ? "still running" : "exited")): \(log)")
+            throw TestFailure(
+                "Xvfb did not start within \(timeout) s (\(running ? "still running" : "exited")): \(log)"
+            )
         }
         display = ":" + number
     }
@@ -51,31 +54,38 @@ public final class ScreenReader: Sendable {
     /// `prefsSource` holds user-settings.conf, capturespeech.py and orca-customizations.py; they
     /// are copied into `workDirectory`/prefs. `environment` needs DISPLAY and the buses; `ready` is
     /// what Orca says once it runs, in the language of `environment` ("Leitor de tela ativado.").
-    public init(prefsSource: String, environment: [String: String], workDirectory: String,
-                ready: String = "Screen reader on.", waitForOthers: Double = 300, timeout: Double = 30) throws {
+    public init(
+        prefsSource: String, environment: [String: String], workDirectory: String,
+        ready: String = "Screen reader on.", waitForOthers: Double = 300, timeout: Double = 30
+    ) throws {
         let orca = "/usr/bin/orca"
         guard DesktopRoot.isInstalled(orca) else {
-            throw TestFailure("orca is not installed: the Orca test needs Debian's orca package "
-                                             + "(`make test` installs it; or apt install orca)")
+            throw TestFailure(
+                "orca is not installed: the Orca test needs Debian's orca package "
+                    + "(`make test` installs it; or apt install orca)")
         }
         let prefs = workDirectory + "/prefs"
         try FileManager.default.createDirectory(atPath: prefs, withIntermediateDirectories: true)
         for file in ["user-settings.conf", "capturespeech.py", "orca-customizations.py"] {
-            try FileManager.default.copyItem(atPath: prefsSource + "/" + file, toPath: prefs + "/" + file)
+            try FileManager.default.copyItem(
+                atPath: prefsSource + "/" + file, toPath: prefs + "/" + file)
         }
         capturePath = workDirectory + "/speech.txt"
         debugPath = workDirectory + "/orca.debug"
 
         let lockFD = open("/tmp/snapsize-orca-\(getuid()).lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else { throw TestFailure("cannot open the Orca lock file") }
-        guard waitUntil(timeout: waitForOthers, interval: 0.1, { flock(lockFD, LOCK_EX | LOCK_NB) == 0 }) else {
+        guard waitUntil(timeout: waitForOthers, interval: 0.1, { flock(lockFD, LOCK_EX | LOCK_NB) == 0 })
+        else {
             close(lockFD)
             throw TestFailure("another snapsize Orca test held the lock for \(waitForOthers) s")
         }
-        guard waitUntil(timeout: waitForOthers, interval: 0.2, { !ScreenReader.otherOrcaRunning() }) else {
+        guard waitUntil(timeout: waitForOthers, interval: 0.2, { !ScreenReader.otherOrcaRunning() })
+        else {
             close(lockFD)
-            throw TestFailure("another orca process of this user kept running for \(waitForOthers) s; "
-                                             + "Orca refuses to start next to it")
+            throw TestFailure(
+                "another orca process of this user kept running for \(waitForOthers) s; "
+                    + "Orca refuses to start next to it")
         }
         self.lockFD = lockFD
         var env = environment
@@ -83,14 +93,18 @@ public final class ScreenReader: Sendable {
         env["NO_AT_BRIDGE"] = "1"  // Orca's own GTK stays off the bus
         let process: ChildProcess
         do {
-            process = try DesktopRoot.start(orca, ["-u", prefs, "--debug-file", debugPath], environment: env)
+            process = try DesktopRoot.start(
+                orca, ["-u", prefs, "--debug-file", debugPath], environment: env)
         } catch {
             close(lockFD)
             throw error
         }
         self.process = process
-        guard waitUntil(timeout: timeout, interval: 0.05, { self.speech.contains(ready) || !process.isRunning }),
-              process.isRunning else {
+        guard
+            waitUntil(
+                timeout: timeout, interval: 0.05, { self.speech.contains(ready) || !process.isRunning }),
+            process.isRunning
+        else {
             let why = process.stdout + process.stderr
             stop()
             throw TestFailure("Orca did not say \"\(ready)\" within \(timeout) s: \(why)")
@@ -130,7 +144,9 @@ public final class ScreenReader: Sendable {
     public var debugLog: String { (try? String(contentsOfFile: debugPath, encoding: .utf8)) ?? "" }
 
     static func otherOrcaRunning() -> Bool {
-        (try? run("pgrep", ["-u", String(getuid()), "-x", "orca"], environment: ProcessInfo.processInfo.environment,
-                  timeout: 5))?.status == 0
+        (try? run(
+            "pgrep", ["-u", String(getuid()), "-x", "orca"],
+            environment: ProcessInfo.processInfo.environment,
+            timeout: 5))?.status == 0
     }
 }

@@ -16,7 +16,9 @@ public struct SeededRandom: RandomNumberGenerator {
     /// Seeded from SNAPSIZE_SEED when set (to replay a failure), else at random; the seed is printed
     /// under `test`'s name, and tests put it in every failure message too.
     public static func replayable(_ test: String) -> SeededRandom {
-        let seed = getenv("SNAPSIZE_SEED").flatMap { UInt64(String(cString: $0)) } ?? UInt64.random(in: 0...UInt64.max)
+        let seed =
+            getenv("SNAPSIZE_SEED").flatMap { UInt64(String(cString: $0)) }
+            ?? UInt64.random(in: 0...UInt64.max)
         print("\(test): seed \(seed) (SNAPSIZE_SEED=\(seed) replays it)")
         return SeededRandom(seed: seed)
     }

@@ -16,8 +16,10 @@ public final class SelectorClient {
 
     /// Records every signal the daemon sends.
     public func listen() {
-        connection.addMatch("type='signal',sender='\(SelectorBus.name.rawValue)',path='\(SelectorBus.path.rawValue)'")
-        _ = connection.onSignal(interface: nil, member: nil, path: SelectorBus.path) { [unowned self] signal in
+        connection.addMatch(
+            "type='signal',sender='\(SelectorBus.name.rawValue)',path='\(SelectorBus.path.rawValue)'")
+        _ = connection.onSignal(interface: nil, member: nil, path: SelectorBus.path) {
+            [unowned self] signal in
             self.signals.append(signal)
         }
         // The bus applies AddMatch in order; a round trip guarantees it is in place.
@@ -26,8 +28,10 @@ public final class SelectorClient {
 
     /// `Connection.selector`: a method of org.snapsize.SizeSelector1 (or of `interface`).
     @discardableResult
-    public func call(_ member: String, _ arguments: [DBusValue] = [],
-                     interface: String = SelectorBus.interface.rawValue) throws(MethodError) -> [DBusValue] {
+    public func call(
+        _ member: String, _ arguments: [DBusValue] = [],
+        interface: String = SelectorBus.interface.rawValue
+    ) throws(MethodError) -> [DBusValue] {
         try connection.selector(member, arguments, interface: interface)
     }
 
@@ -41,19 +45,25 @@ public final class SelectorClient {
 
     /// Dispatches incoming messages until `condition` holds or `timeout` passes.
     @discardableResult
-    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool { loop.pump(timeout: timeout, until: condition) }
+    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool {
+        loop.pump(timeout: timeout, until: condition)
+    }
 
     /// Collects what arrives within `seconds`.
     public func settle(_ seconds: Double = 0.2) { loop.run(seconds: seconds) }
 
     /// PropertiesChanged bodies received so far, as dictionaries.
     public var propertiesChanged: [[String: DBusValue]] {
-        signals.filter { $0.member == "PropertiesChanged" }.compactMap { $0.arguments.dropFirst().first?.asStringDict }
+        signals.filter { $0.member == "PropertiesChanged" }.compactMap {
+            $0.arguments.dropFirst().first?.asStringDict
+        }
     }
 
     public var committed: [(UInt32, Int32)] {
         signals.filter { $0.member == SelectorSignal.committed.name }.compactMap { signal in
-            (try? SelectorReply(selected: signal.arguments, from: "Committed")).map { (UInt32($0.index), Int32($0.size)) }
+            (try? SelectorReply(selected: signal.arguments, from: "Committed")).map {
+                (UInt32($0.index), Int32($0.size))
+            }
         }
     }
 

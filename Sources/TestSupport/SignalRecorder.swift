@@ -25,8 +25,10 @@ public final class SignalRecorder<Value> {
     /// `rule` goes to the bus (AddMatch); `interface`, `member` and `path` filter what arrives, as
     /// `Connection.onSignal` does; `value` picks what to keep from a signal (nil: nothing). A round trip
     /// to the bus (NameHasOwner of `roundTripName`) puts the match in place before this returns.
-    public init(address: String, rule: String, interface: String?, member: String?, path: ObjectPath? = nil,
-                roundTripName: String, value: @escaping (SignalMessage) -> Value?) throws {
+    public init(
+        address: String, rule: String, interface: String?, member: String?, path: ObjectPath? = nil,
+        roundTripName: String, value: @escaping (SignalMessage) -> Value?
+    ) throws {
         connection = try Connection(address: address)
         loop.add(connection)
         connection.addMatch(rule)
@@ -38,7 +40,9 @@ public final class SignalRecorder<Value> {
 
     /// Receives until `condition` holds or `timeout` seconds pass.
     @discardableResult
-    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool { loop.pump(timeout: timeout, until: condition) }
+    public func pump(timeout: Double = 5, until condition: () -> Bool) -> Bool {
+        loop.pump(timeout: timeout, until: condition)
+    }
 
     /// Forgets what was kept so far.
     public func clear() { values.removeAll() }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// `posix_spawn` with an EMPTY signal mask and default dispositions for the signals tests send.
@@ -10,9 +10,11 @@ import Foundation
 /// (swift-corelibs-foundation #4772).
 /// `fileActions` sets up the child's descriptors; `newSession` runs it in a session of its own.
 /// Returns the child's PID, or throws with posix_spawn's error code.
-func spawnWithCleanSignals(_ executable: String, _ arguments: [String], environment: [String: String],
-                           newSession: Bool = false,
-                           fileActions: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
+func spawnWithCleanSignals(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    newSession: Bool = false,
+    fileActions: (inout posix_spawn_file_actions_t) -> Void
+) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -48,7 +50,8 @@ public func cleanSignalAttributes(newSession: Bool = false) -> posix_spawnattr_t
     posix_spawnattr_setsigmask(&attributes, &empty)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, which Glibc's Swift overlay does not export
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
+    posix_spawnattr_setflags(
+        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
     return attributes
 }
 

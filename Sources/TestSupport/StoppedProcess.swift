@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether `pid` is stopped (SIGSTOP: state T in /proc/PID/stat), so that what a test sends it
@@ -8,19 +8,23 @@ import Glibc
 public func isStopped(_ pid: pid_t) -> Bool { processState(pid) == "T" }
 
 /// Whether `pid` sleeps in a system call (waiting for something: a reply, a poll).
-public func sleepsInSystemCall(_ pid: pid_t) -> Bool { processState(pid) == "S" && systemCall(pid) != nil }
+public func sleepsInSystemCall(_ pid: pid_t) -> Bool {
+    processState(pid) == "S" && systemCall(pid) != nil
+}
 
 /// The state letter of /proc/PID/stat (R running, S sleeping, T stopped …).
 func processState(_ pid: pid_t) -> Character? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
+        let afterName = stat.range(of: ") ", options: .backwards)
+    else { return nil }
     return stat[afterName.upperBound...].first
 }
 
 /// The system call `pid` is in (its number, from /proc/PID/syscall), nil when it runs in user space.
 func systemCall(_ pid: pid_t) -> String? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8),
-          let first = text.split(separator: " ").first, first != "running", first != "-1" else { return nil }
+        let first = text.split(separator: " ").first, first != "running", first != "-1"
+    else { return nil }
     return String(first)
 }
 
@@ -35,11 +39,16 @@ public func stopWhileIdle(_ pid: pid_t, timeout: Double = 10) -> Bool {
         return waitUntil(timeout: timeout) { isStopped(pid) }
     }
     var idle: String?
-    guard waitUntil(timeout: timeout, { () -> Bool in
-        guard processState(pid) == "S", let call = systemCall(pid), processState(pid) == "S" else { return false }
-        idle = call
-        return true
-    }), let idle else { return false }
+    guard
+        waitUntil(
+            timeout: timeout,
+            { () -> Bool in
+                guard processState(pid) == "S", let call = systemCall(pid), processState(pid) == "S"
+                else { return false }
+                idle = call
+                return true
+            }), let idle
+    else { return false }
     return waitUntil(timeout: timeout, interval: 0.02) {
         kill(pid, SIGSTOP)
         if waitUntil(timeout: 5, { isStopped(pid) }), systemCall(pid) == idle { return true }

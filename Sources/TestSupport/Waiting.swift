@@ -1,12 +1,14 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Polls `condition` every `interval` seconds until it holds or `timeout` seconds pass.
 /// Returns whether it held. For tests that wait on another thread or process.
 @discardableResult
-public func waitUntil(timeout: Double, interval: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
+public func waitUntil(timeout: Double, interval: Double = 0.01, _ condition: () throws -> Bool) rethrows
+    -> Bool
+{
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if try condition() { return true }

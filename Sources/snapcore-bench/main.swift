@@ -13,7 +13,8 @@ func measure(_ label: String, iterations: Int, rounds: Int = 100, _ body: (Int) 
     let clock = ContinuousClock()
     for _ in 0..<rounds {
         let elapsed = clock.measure { checksum &+= body(iterations) }
-        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        let nanoseconds =
+            Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
         best = min(best, nanoseconds / Double(iterations))
     }
     let padded = label + String(repeating: " ", count: max(0, 34 - label.count))
@@ -55,20 +56,20 @@ _ = measure("index(at:) numeric, 4 uneven sizes", iterations: iterations) { n in
     return sum
 }
 _ = measure("transition preview(x:by:)", iterations: iterations / 4) { n in
-    var selection = try! Selection(committed: 2) // valid literal index
+    var selection = try! Selection(committed: 2)  // valid literal index
     let owner = PreviewOwner(":1.1")
     var sum = 0
     for i in 0..<n { sum &+= (try? selection.preview(x: xs[i & 1023], by: owner))?.shown ?? 0 }
     return sum
 }
 _ = measure("transition step(by:) +1/-1", iterations: iterations / 4) { n in
-    var selection = try! Selection(committed: 2) // valid literal index
+    var selection = try! Selection(committed: 2)  // valid literal index
     var sum = 0
     for i in 0..<n { sum &+= (try? selection.step(by: (i & 2) - 1))?.change.committed ?? 0 }
     return sum
 }
 _ = measure("transition preview + commit(x:by:)", iterations: iterations / 8) { n in
-    var selection = try! Selection(committed: 2) // valid literal index
+    var selection = try! Selection(committed: 2)  // valid literal index
     let owner = PreviewOwner(":1.1")
     var sum = 0
     for i in 0..<n {

@@ -44,7 +44,9 @@ final class AccessibilityListener {
         let deadline = monotonicNow() + timeout
         while let line = nextLine(timeout: max(0, deadline - monotonicNow())) {
             let fields = line.split(separator: " ")
-            if fields.count == 2, fields[0] == kind.rawValue, let time = Double(fields[1]) { return time }
+            if fields.count == 2, fields[0] == kind.rawValue, let time = Double(fields[1]) {
+                return time
+            }
         }
         return nil
     }

@@ -16,8 +16,9 @@ final class BenchBus {
         caller = try BusClient(address: session.address)
         watcher = try BusClient(address: session.address)
         names = try BusClient(address: session.address)
-        try names.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                           + "member='NameOwnerChanged',arg0='\(kind.busName)'")
+        try names.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                + "member='NameOwnerChanged',arg0='\(kind.busName)'")
     }
 
     var address: String { session.address }

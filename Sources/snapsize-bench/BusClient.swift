@@ -54,14 +54,19 @@ final class BusClient {
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        guard let call = dbus_message_new_method_call("org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                       "org.freedesktop.DBus", "GetNameOwner") else { return nil }
+        guard
+            let call = dbus_message_new_method_call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus", "GetNameOwner")
+        else { return nil }
         defer { dbus_message_unref(call) }
         name.withCString { pointer in
             var p: UnsafePointer<CChar>? = pointer
             _ = dbus_message_append_args_one_string(call, &p)
         }
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, call, 5000, &error) else { return nil }
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, call, 5000, &error) else {
+            return nil
+        }
         defer { dbus_message_unref(reply) }
         return Self.strings(reply).first
     }
@@ -70,15 +75,18 @@ final class BusClient {
 
     /// A new Increment (or Decrement) call to `destination`; the caller owns the reference.
     static func stepCall(to destination: String, increment: Bool) -> OpaquePointer {
-        dbus_message_new_method_call(destination, Contract.path, Contract.interface,
-                                     increment ? "Increment" : "Decrement")!
+        dbus_message_new_method_call(
+            destination, Contract.path, Contract.interface,
+            increment ? "Increment" : "Decrement")!
     }
 
     /// One synchronous call; false when the answer was an error or never came.
     func callAndWait(_ destination: String, increment: Bool) -> Bool {
         let call = Self.stepCall(to: destination, increment: increment)
         defer { dbus_message_unref(call) }
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, call, 5000, nil) else { return false }
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, call, 5000, nil) else {
+            return false
+        }
         defer { dbus_message_unref(reply) }
         return dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_METHOD_RETURN
     }
@@ -105,7 +113,9 @@ final class BusClient {
             let (replies, failed) = popReplies()
             received += replies
             errors += failed
-            if received < count, dbus_connection_read_write(raw, 5000) == 0 { return errors + count - received }
+            if received < count, dbus_connection_read_write(raw, 5000) == 0 {
+                return errors + count - received
+            }
         }
         return errors
     }
@@ -136,15 +146,22 @@ final class BusClient {
 
     /// Waits up to `timeout` seconds for a signal `member` from `sender` (nil: any sender) whose
     /// leading string arguments satisfy `arguments`; returns the CLOCK_MONOTONIC time it was read.
-    func awaitSignal(member: String, sender: String?, timeout: Double,
-                     arguments: ([String]) -> Bool = { _ in true }) -> Double? {
+    func awaitSignal(
+        member: String, sender: String?, timeout: Double,
+        arguments: ([String]) -> Bool = { _ in true }
+    ) -> Double? {
         let deadline = monotonicNow() + timeout
         while true {
             while let message = dbus_connection_pop_message(raw) {
                 defer { dbus_message_unref(message) }
                 guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL,
-                      let got = dbus_message_get_member(message), String(cString: got) == member else { continue }
-                if let sender, let from = dbus_message_get_sender(message), String(cString: from) != sender { continue }
+                    let got = dbus_message_get_member(message), String(cString: got) == member
+                else { continue }
+                if let sender, let from = dbus_message_get_sender(message),
+                    String(cString: from) != sender
+                {
+                    continue
+                }
                 if arguments(Self.strings(message)) { return monotonicNow() }
             }
             let left = deadline - monotonicNow()
@@ -169,7 +186,9 @@ final class BusClient {
 }
 
 /// Appends one string argument (dbus_message_append_args is variadic, which Swift cannot call).
-private func dbus_message_append_args_one_string(_ message: OpaquePointer, _ value: inout UnsafePointer<CChar>?) -> dbus_bool_t {
+private func dbus_message_append_args_one_string(
+    _ message: OpaquePointer, _ value: inout UnsafePointer<CChar>?
+) -> dbus_bool_t {
     var iter = DBusMessageIter()
     dbus_message_iter_init_append(message, &iter)
     return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_STRING, &value)

@@ -55,7 +55,8 @@ final class KeyPressRunner {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for fd: Int32 in [0, 1, 2] {
-                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(
+                    &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
             var attributes = cleanSignalAttributes()
             defer { posix_spawnattr_destroy(&attributes) }
@@ -63,7 +64,9 @@ final class KeyPressRunner {
             var pid: pid_t = 0
             let started = monotonicNow()
             let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            guard rc == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(rc)))") }
+            guard rc == 0 else {
+                throw BenchError("cannot start \(executable): \(String(cString: strerror(rc)))")
+            }
             var status: Int32 = 0
             var usage = rusage()
             var waited: pid_t
@@ -73,7 +76,8 @@ final class KeyPressRunner {
                 throw BenchError("\(executable) failed (wait status \(status))")
             }
             func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-            return KeyPressSample(wall: ended - started, cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+            return KeyPressSample(
+                wall: ended - started, cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime))
         }
     }
 
@@ -90,18 +94,36 @@ final class KeyPressRunner {
         let destination = SelectorBus.name.rawValue, path = Contract.path, interface = Contract.interface
         let dbusSend = try onPath("dbus-send", package: "dbus-bin")
         let gdbus = try onPath("gdbus", package: "libglib2.0-bin")
-        func pair(_ make: (String) -> Command) -> (Command, Command) { (make(member.increment), make(member.decrement)) }
+        func pair(_ make: (String) -> Command) -> (Command, Command) {
+            (make(member.increment), make(member.decrement))
+        }
         var commands: [KeyPressClient: (increment: Command, decrement: Command)] = [
-            .snapsizectl: (Command(snapsizectl, ["inc"], environment: environment),
-                           Command(snapsizectl, ["dec"], environment: environment)),
-            .dbusSend: pair { Command(dbusSend, ["--session", "--print-reply", "--dest=\(destination)", path,
-                                                  "\(interface).\($0)"], environment: environment) },
-            .gdbusCall: pair { Command(gdbus, ["call", "--session", "--dest", destination, "--object-path", path,
-                                               "--method", "\(interface).\($0)"], environment: environment) },
+            .snapsizectl: (
+                Command(snapsizectl, ["inc"], environment: environment),
+                Command(snapsizectl, ["dec"], environment: environment)
+            ),
+            .dbusSend: pair {
+                Command(
+                    dbusSend,
+                    [
+                        "--session", "--print-reply", "--dest=\(destination)", path,
+                        "\(interface).\($0)"
+                    ], environment: environment)
+            },
+            .gdbusCall: pair {
+                Command(
+                    gdbus,
+                    [
+                        "call", "--session", "--dest", destination, "--object-path", path,
+                        "--method", "\(interface).\($0)"
+                    ], environment: environment)
+            }
         ]
         if let baseline {
-            commands[.baseline] = (Command(baseline, ["inc"], environment: environment),
-                                   Command(baseline, ["dec"], environment: environment))
+            commands[.baseline] = (
+                Command(baseline, ["inc"], environment: environment),
+                Command(baseline, ["dec"], environment: environment)
+            )
         }
         self.commands = commands
     }

@@ -29,13 +29,16 @@ struct KeyPressSummary {
     static let wallTarget = 1.20
 
     var rows: [KeyPressRow] {
-        [percentileRow("exec -> exit p50", 0.5, target: Self.wallTarget),
-         percentileRow("exec -> exit p90", 0.9, target: nil),
-         cpuRow]
+        [
+            percentileRow("exec -> exit p50", 0.5, target: Self.wallTarget),
+            percentileRow("exec -> exit p90", 0.9, target: nil),
+            cpuRow
+        ]
     }
 
     private func percentileRow(_ name: String, _ p: Double, target: Double?) -> KeyPressRow {
-        func statistic(_ round: [KeyPressClient: [KeyPressSample]], _ client: KeyPressClient) -> Double? {
+        func statistic(_ round: [KeyPressClient: [KeyPressSample]], _ client: KeyPressClient) -> Double?
+        {
             round[client].map { Statistics.percentile($0.map(\.wall), p) }
         }
         var values: [KeyPressClient: Double] = [:], ratios: [KeyPressClient: Double] = [:]
@@ -45,12 +48,15 @@ struct KeyPressSummary {
         }
         for other in KeyPressClient.ratioColumns {
             let perRound = rounds.compactMap { round -> Double? in
-                guard let mine = statistic(round, .snapsizectl), let theirs = statistic(round, other), theirs > 0 else { return nil }
+                guard let mine = statistic(round, .snapsizectl), let theirs = statistic(round, other),
+                    theirs > 0
+                else { return nil }
                 return mine / theirs
             }
             if !perRound.isEmpty { ratios[other] = Statistics.median(perRound) }
         }
-        return KeyPressRow(name: name, unit: "ms", values: values, ratios: ratios, atMostDbusSend: target)
+        return KeyPressRow(
+            name: name, unit: "ms", values: values, ratios: ratios, atMostDbusSend: target)
     }
 
     /// CPU (user + system) per process from the totals of every round: one process's rusage is a few
@@ -59,23 +65,34 @@ struct KeyPressSummary {
         var values: [KeyPressClient: Double] = [:], ratios: [KeyPressClient: Double] = [:]
         for client in KeyPressClient.allCases {
             let samples = rounds.flatMap { $0[client] ?? [] }
-            if !samples.isEmpty { values[client] = samples.reduce(0) { $0 + $1.cpu } / Double(samples.count) * 1e3 }
+            if !samples.isEmpty {
+                values[client] = samples.reduce(0) { $0 + $1.cpu } / Double(samples.count) * 1e3
+            }
         }
         for other in KeyPressClient.ratioColumns {
-            if let mine = values[.snapsizectl], let theirs = values[other], theirs > 0 { ratios[other] = mine / theirs }
+            if let mine = values[.snapsizectl], let theirs = values[other], theirs > 0 {
+                ratios[other] = mine / theirs
+            }
         }
-        return KeyPressRow(name: "CPU per process", unit: "ms", values: values, ratios: ratios, atMostDbusSend: nil)
+        return KeyPressRow(
+            name: "CPU per process", unit: "ms", values: values, ratios: ratios, atMostDbusSend: nil)
     }
 
     static func table(_ rows: [KeyPressRow], header: String) -> String {
-        let shown = KeyPressClient.ratioColumns.filter { client in rows.contains { $0.values[client] != nil } }
+        let shown = KeyPressClient.ratioColumns.filter { client in
+            rows.contains { $0.values[client] != nil }
+        }
         var titles = ["", KeyPressClient.snapsizectl.rawValue]
         for other in shown { titles += [other.rawValue, "ratio"] }
         titles.append("targets")
         let cells = rows.map { row in
             var line = [row.name + " (" + row.unit + ")", figure(row.values[.snapsizectl])]
-            for other in shown { line += [figure(row.values[other]), row.ratios[other].map { format($0, 2) + "x" } ?? "-"] }
-            line.append(row.atMostDbusSend == nil ? "" : row.targetText + " " + (row.met.map { $0 ? "met" : "MISSED" } ?? "?"))
+            for other in shown {
+                line += [figure(row.values[other]), row.ratios[other].map { format($0, 2) + "x" } ?? "-"]
+            }
+            line.append(
+                row.atMostDbusSend == nil
+                    ? "" : row.targetText + " " + (row.met.map { $0 ? "met" : "MISSED" } ?? "?"))
             return line
         }
         return Report.grid([titles] + cells, header: header)
@@ -86,17 +103,33 @@ struct KeyPressSummary {
             guard let value, value.isFinite else { return .null }
             return .double((value * 10_000).rounded() / 10_000)
         }
-        return .array(rows.map { row in
-            var members: [(String, JSON)] = [
-                ("name", .string(row.name)), ("unit", .string(row.unit)),
-                ("values", .object(KeyPressClient.allCases.map { ($0.rawValue, number(row.values[$0])) })),
-                ("ratios", .object(KeyPressClient.ratioColumns.map { ($0.rawValue, number(row.ratios[$0])) })),
-            ]
-            if row.atMostDbusSend != nil {
-                members.append(("targets", .array([.object([("target", .string(row.targetText)),
-                                                             ("met", row.met.map(JSON.bool) ?? .null)])])))
-            }
-            return .object(members)
-        })
+        return .array(
+            rows.map { row in
+                var members: [(String, JSON)] = [
+                    ("name", .string(row.name)), ("unit", .string(row.unit)),
+                    (
+                        "values",
+                        .object(KeyPressClient.allCases.map { ($0.rawValue, number(row.values[$0])) })
+                    ),
+                    (
+                        "ratios",
+                        .object(
+                            KeyPressClient.ratioColumns.map { ($0.rawValue, number(row.ratios[$0])) })
+                    )
+                ]
+                if row.atMostDbusSend != nil {
+                    members.append(
+                        (
+                            "targets",
+                            .array([
+                                .object([
+                                    ("target", .string(row.targetText)),
+                                    ("met", row.met.map(JSON.bool) ?? .null)
+                                ])
+                            ])
+                        ))
+                }
+                return .object(members)
+            })
     }
 }

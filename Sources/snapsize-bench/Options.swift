@@ -37,12 +37,16 @@ struct Options {
     var media: [Medium] {
         var media: [Medium] = []
         if tmpfs {
-            media.append(Medium(name: "tmpfs", folder: "/dev/shm", rounds: rounds ?? 15, pipelinedPerBlock: 1000,
-                                measuresProcess: true))
+            media.append(
+                Medium(
+                    name: "tmpfs", folder: "/dev/shm", rounds: rounds ?? 15, pipelinedPerBlock: 1000,
+                    measuresProcess: true))
         }
         if disk {
-            media.append(Medium(name: "disk", folder: stateDirectory, rounds: rounds ?? 9, pipelinedPerBlock: 250,
-                                measuresProcess: !tmpfs))
+            media.append(
+                Medium(
+                    name: "disk", folder: stateDirectory, rounds: rounds ?? 9, pipelinedPerBlock: 250,
+                    measuresProcess: !tmpfs))
         }
         return media
     }
@@ -71,7 +75,8 @@ struct Options {
             switch argument {
             case "--json": options.json = true
             case "--rounds":
-                guard let value = rest.popFirst(), let rounds = Int(value), rounds >= 1, rounds <= 50 else {
+                guard let value = rest.popFirst(), let rounds = Int(value), rounds >= 1, rounds <= 50
+                else {
                     throw BenchError("--rounds needs a whole number from 1 to 50")
                 }
                 options.rounds = rounds
@@ -83,16 +88,22 @@ struct Options {
                 default: throw BenchError("--media needs both, tmpfs or disk")
                 }
             case "--state-dir":
-                guard let value = rest.popFirst(), value.hasPrefix("/") else { throw BenchError("--state-dir needs an absolute path") }
+                guard let value = rest.popFirst(), value.hasPrefix("/") else {
+                    throw BenchError("--state-dir needs an absolute path")
+                }
                 options.stateDirectory = value
             case "--programs":
                 guard let value = rest.popFirst() else { throw BenchError("--programs needs a folder") }
                 options.programsDirectory = value
             case "--baseline":
-                guard let value = rest.popFirst() else { throw BenchError("--baseline needs the path of a snapsized") }
+                guard let value = rest.popFirst() else {
+                    throw BenchError("--baseline needs the path of a snapsized")
+                }
                 options.baseline = value
             case "--baseline-ctl":
-                guard let value = rest.popFirst() else { throw BenchError("--baseline-ctl needs the path of a snapsizectl") }
+                guard let value = rest.popFirst() else {
+                    throw BenchError("--baseline-ctl needs the path of a snapsizectl")
+                }
                 options.baselineCtl = value
             case "--panel": options.panelOnly = true
             case "--help", "-h":

@@ -19,8 +19,10 @@ struct PanelBench {
 
     /// The table, or one line saying why the rows were left out.
     func run() -> String {
-        for (path, what) in [(panel, "snapsize-panel"), (plain, "snapsize-plain-gtk4 (make bench builds it)"),
-                             ("/usr/bin/xdotool", "xdotool"), ("/usr/bin/Xvfb", "Xvfb")]
+        for (path, what) in [
+            (panel, "snapsize-panel"), (plain, "snapsize-plain-gtk4 (make bench builds it)"),
+            ("/usr/bin/xdotool", "xdotool"), ("/usr/bin/Xvfb", "Xvfb")
+        ]
         where !FileManager.default.isExecutableFile(atPath: path) {
             return "snapsize-bench, the panel: left out, \(what) is missing (\(path))\n"
         }
@@ -38,12 +40,16 @@ struct PanelBench {
         var environment = fixture.environment
         environment["DISPLAY"] = display.display
         environment["GTK_A11Y"] = "none"
-        var latencies: [Double] = [], startups: [Double] = [], panelPSS: [Double] = [], plainPSS: [Double] = []
+        var latencies: [Double] = [], startups: [Double] = [], panelPSS: [Double] = [],
+            plainPSS: [Double] = []
         for _ in 0..<Self.starts {
             let started = monotonicNow()
             let panel = try PanelProcess(self.panel, environment: environment)
             defer { panel.stop() }
-            guard let first = panel.lines.first(where: { $0.hasPrefix("frame ") }).flatMap(PanelProcess.time) else {
+            guard
+                let first = panel.lines.first(where: { $0.hasPrefix("frame ") }).flatMap(
+                    PanelProcess.time)
+            else {
                 throw BenchError("snapsize-panel drew no frame")
             }
             startups.append((first - started) * 1000)
@@ -55,14 +61,20 @@ struct PanelBench {
                 var latency: Double?
                 waitUntil(timeout: 10, interval: 0.002) {
                     let new = panel.lines.dropFirst(before)
-                    guard let motion = new.first(where: { $0.hasPrefix("motion ") }).flatMap(PanelProcess.time),
-                          let frame = new.first(where: { $0.hasPrefix("frame \(index) ") }).flatMap(PanelProcess.time) else {
+                    guard
+                        let motion = new.first(where: { $0.hasPrefix("motion ") }).flatMap(
+                            PanelProcess.time),
+                        let frame = new.first(where: { $0.hasPrefix("frame \(index) ") }).flatMap(
+                            PanelProcess.time)
+                    else {
                         return false
                     }
                     latency = (frame - motion) * 1000
                     return true
                 }
-                guard let latency else { throw BenchError("no frame showed the thumb at \(index) after a move to \(x)") }
+                guard let latency else {
+                    throw BenchError("no frame showed the thumb at \(index) after a move to \(x)")
+                }
                 latencies.append(latency)
             }
             try panel.release()
@@ -73,7 +85,9 @@ struct PanelBench {
             defer { anchor.terminate() }
             let anchorWindow = try visibleWindow(of: anchor.pid, environment: environment)
             for step in 0..<Self.moves {
-                try xdotool(["mousemove", "--window", anchorWindow, String(10 + step % 2 * 50), "20"], environment: environment)
+                try xdotool(
+                    ["mousemove", "--window", anchorWindow, String(10 + step % 2 * 50), "20"],
+                    environment: environment)
             }
             Thread.sleep(forTimeInterval: 0.5)
             plainPSS.append(Self.pss(anchor.pid))
@@ -81,25 +95,44 @@ struct PanelBench {
         let p99 = Statistics.percentile(latencies, 0.99)
         let panelMiB = Statistics.median(panelPSS) / 1024, plainMiB = Statistics.median(plainPSS) / 1024
         let rows: [(String, String, String, String, String)] = [
-            ("pointer motion -> frame with the new thumb, p50 (ms)", format(Statistics.percentile(latencies, 0.5), 2), "-", "-", ""),
-            ("pointer motion -> frame with the new thumb, p99 (ms)", format(p99, 2), "-", "-",
-             "<= \(format(Self.frameBudgetMilliseconds, 1)) " + (p99 <= Self.frameBudgetMilliseconds ? "met" : "MISSED")),
+            (
+                "pointer motion -> frame with the new thumb, p50 (ms)",
+                format(Statistics.percentile(latencies, 0.5), 2), "-", "-", ""
+            ),
+            (
+                "pointer motion -> frame with the new thumb, p99 (ms)", format(p99, 2), "-", "-",
+                "<= \(format(Self.frameBudgetMilliseconds, 1)) "
+                    + (p99 <= Self.frameBudgetMilliseconds ? "met" : "MISSED")
+            ),
             ("start -> first frame (ms)", format(Statistics.median(startups), 0), "-", "-", ""),
-            ("PSS after a drag session (MiB)", format(panelMiB, 2), format(plainMiB, 2), format(panelMiB / plainMiB, 2) + "x", ""),
+            (
+                "PSS after a drag session (MiB)", format(panelMiB, 2), format(plainMiB, 2),
+                format(panelMiB / plainMiB, 2) + "x", ""
+            )
         ]
-        var text = "snapsize-bench, the panel under Xvfb: \(Self.starts) starts of snapsize-panel, \(Self.moves) pointer moves "
+        var text =
+            "snapsize-bench, the panel under Xvfb: \(Self.starts) starts of snapsize-panel, \(Self.moves) pointer moves "
             + "between the end ticks each (\(latencies.count) samples); start and PSS medians over starts\n"
         let titles = ("", "panel", "plain GTK 4", "ratio", "target")
         let all = [titles] + rows
-        let widths = [all.map(\.0.count).max()!, all.map(\.1.count).max()!, all.map(\.2.count).max()!, all.map(\.3.count).max()!]
+        let widths = [
+            all.map(\.0.count).max()!, all.map(\.1.count).max()!, all.map(\.2.count).max()!,
+            all.map(\.3.count).max()!
+        ]
         func pad(_ s: String, _ width: Int, left: Bool) -> String {
             let space = String(repeating: " ", count: max(0, width - s.count))
             return left ? s + space : space + s
         }
         for (index, row) in all.enumerated() {
-            text += [pad(row.0, widths[0], left: true), pad(row.1, widths[1], left: false), pad(row.2, widths[2], left: false),
-                     pad(row.3, widths[3], left: false), row.4].joined(separator: "  ").trimmingTrailingSpaces() + "\n"
-            if index == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+            text +=
+                [
+                    pad(row.0, widths[0], left: true), pad(row.1, widths[1], left: false),
+                    pad(row.2, widths[2], left: false),
+                    pad(row.3, widths[3], left: false), row.4
+                ].joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            if index == 0 {
+                text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+            }
         }
         return text
     }

@@ -27,7 +27,9 @@ struct Phases {
     }
 
     /// Synchronous round trips, in seconds.
-    mutating func roundTrips(_ servers: [RunningServer], blocks: Int, perBlock: Int) throws(BenchError) -> [ServerKind: [Double]] {
+    mutating func roundTrips(_ servers: [RunningServer], blocks: Int, perBlock: Int) throws(BenchError)
+        -> [ServerKind: [Double]]
+    {
         var samples: [ServerKind: [Double]] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
@@ -47,7 +49,9 @@ struct Phases {
     /// The first call of a client the server has not seen (its connection made beforehand, not timed),
     /// in seconds: what a short-lived client such as `snapsizectl inc` waits for. snapsized asks the
     /// bus who the client is and answers once it knows; the other servers ask nothing.
-    mutating func firstCalls(_ servers: [RunningServer], blocks: Int) throws(BenchError) -> [ServerKind: [Double]] {
+    mutating func firstCalls(_ servers: [RunningServer], blocks: Int) throws(BenchError) -> [ServerKind:
+        [Double]]
+    {
         var samples: [ServerKind: [Double]] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
@@ -64,7 +68,9 @@ struct Phases {
     }
 
     /// Calls per second with `window` calls in flight on one connection.
-    mutating func pipelined(_ servers: [RunningServer], blocks: Int, perBlock: Int, window: Int) throws(BenchError) -> [ServerKind: Double] {
+    mutating func pipelined(_ servers: [RunningServer], blocks: Int, perBlock: Int, window: Int)
+        throws(BenchError) -> [ServerKind: Double]
+    {
         var seconds: [ServerKind: Double] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
@@ -83,7 +89,9 @@ struct Phases {
                         throw BenchError("the bus went away during the pipelined phase")
                     }
                 }
-                if errors > 0 { throw BenchError("\(server.kind.rawValue) failed \(errors) pipelined calls") }
+                if errors > 0 {
+                    throw BenchError("\(server.kind.rawValue) failed \(errors) pipelined calls")
+                }
                 seconds[server.kind, default: 0] += monotonicNow() - start
             }
         }
@@ -92,7 +100,9 @@ struct Phases {
 
     /// Seconds from sending a call to its PropertiesChanged arriving on a second connection
     /// (Committed for the bare floor, which sends nothing else).
-    mutating func callToSignal(_ servers: [RunningServer], blocks: Int, perBlock: Int) throws(BenchError) -> [ServerKind: [Double]] {
+    mutating func callToSignal(_ servers: [RunningServer], blocks: Int, perBlock: Int) throws(BenchError)
+        -> [ServerKind: [Double]]
+    {
         var samples: [ServerKind: [Double]] = [:]
         for block in 0..<blocks {
             for server in Self.order(servers, block) {
@@ -111,7 +121,8 @@ struct Phases {
         let up = nextStep(server.kind)
         let start = monotonicNow()
         caller.sendNow(server.kind.busName, increment: up)
-        guard let arrived = watcher.awaitSignal(member: member, sender: server.uniqueName, timeout: 5) else {
+        guard let arrived = watcher.awaitSignal(member: member, sender: server.uniqueName, timeout: 5)
+        else {
             throw BenchError("no \(member) from \(server.kind.rawValue) within 5 s")
         }
         if caller.awaitReplies(1) > 0 { throw BenchError("\(server.kind.rawValue) failed a call") }
@@ -120,7 +131,9 @@ struct Phases {
 
     /// Seconds from sending a call to the accessibility listener's time stamp of the
     /// accessible-value event it caused.
-    mutating func callToAccessibleEvent(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
+    mutating func callToAccessibleEvent(_ server: RunningServer, listener: AccessibilityListener)
+        throws(BenchError) -> Double
+    {
         listener.drain()
         let caller = server.bus.caller
         let up = nextStep(server.kind)
@@ -137,7 +150,9 @@ struct Phases {
     /// it (the announcement or the notification). Each call comes after a quiet moment longer than
     /// the speaker's window (`SpeechTiming.quiet`), as a single key press does; a change inside the window would be spoken
     /// at the window's end instead, by design.
-    mutating func callToSpeech(_ server: RunningServer, listener: AccessibilityListener) throws(BenchError) -> Double {
+    mutating func callToSpeech(_ server: RunningServer, listener: AccessibilityListener)
+        throws(BenchError) -> Double
+    {
         usleep(Workload.speechQuietMicroseconds)
         listener.drain()
         let caller = server.bus.caller

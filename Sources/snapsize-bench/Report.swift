@@ -13,9 +13,15 @@ struct Row {
         let atMost: Bool
         let limit: Double
 
-        static func ratio(to kind: ServerKind, atMost limit: Double) -> Target { Target(measure: .ratioTo(kind), atMost: true, limit: limit) }
-        static func ratio(to kind: ServerKind, atLeast limit: Double) -> Target { Target(measure: .ratioTo(kind), atMost: false, limit: limit) }
-        static func value(atMost limit: Double) -> Target { Target(measure: .value, atMost: true, limit: limit) }
+        static func ratio(to kind: ServerKind, atMost limit: Double) -> Target {
+            Target(measure: .ratioTo(kind), atMost: true, limit: limit)
+        }
+        static func ratio(to kind: ServerKind, atLeast limit: Double) -> Target {
+            Target(measure: .ratioTo(kind), atMost: false, limit: limit)
+        }
+        static func value(atMost limit: Double) -> Target {
+            Target(measure: .value, atMost: true, limit: limit)
+        }
     }
 
     let name: String
@@ -75,17 +81,22 @@ enum Report {
     static let ratioColumns: [ServerKind] = [.floor, .sdbus, .gdbus, .baseline]
 
     static func table(_ rows: [Row], header: String) -> String {
-        let shown = ratioColumns.filter { kind in kind != .baseline || rows.contains { $0.values[kind] != nil } }
+        let shown = ratioColumns.filter { kind in
+            kind != .baseline || rows.contains { $0.values[kind] != nil }
+        }
         var titles = ["", ServerKind.daemon.title]
         for peer in shown { titles += [peer.title, "ratio"] }
         titles += [ServerKind.bare.title, "targets"]
         let cells = rows.map { row in
             var line = [row.name + " (" + row.unit + ")", figure(row.values[.daemon])]
-            for peer in shown { line += [figure(row.values[peer]), row.ratios[peer].map { format($0, 2) + "x" } ?? "-"] }
+            for peer in shown {
+                line += [figure(row.values[peer]), row.ratios[peer].map { format($0, 2) + "x" } ?? "-"]
+            }
             line.append(figure(row.values[.bare]))
-            line.append(row.targets.map { target in
-                row.text(target) + " " + (row.met(target).map { $0 ? "met" : "MISSED" } ?? "?")
-            }.joined(separator: ", "))
+            line.append(
+                row.targets.map { target in
+                    row.text(target) + " " + (row.met(target).map { $0 ? "met" : "MISSED" } ?? "?")
+                }.joined(separator: ", "))
             return line
         }
         return grid([titles] + cells, header: header)
@@ -114,7 +125,8 @@ enum Report {
 
     /// The same figures as one JSON object (the CLI's ordered writer, so keys keep their order):
     /// one entry per medium with its context and rows.
-    static func json(_ tables: [(String, [(String, JSON)], [Row])], context: [(String, JSON)]) -> String {
+    static func json(_ tables: [(String, [(String, JSON)], [Row])], context: [(String, JSON)]) -> String
+    {
         func number(_ value: Double?) -> JSON {
             guard let value, value.isFinite else { return .null }
             return .double((value * 10_000).rounded() / 10_000)
@@ -123,11 +135,21 @@ enum Report {
             let entries = rows.map { row in
                 JSON.object([
                     ("name", .string(row.name)), ("unit", .string(row.unit)),
-                    ("values", .object(ServerKind.allCases.map { ($0.rawValue, number(row.values[$0])) })),
+                    (
+                        "values",
+                        .object(ServerKind.allCases.map { ($0.rawValue, number(row.values[$0])) })
+                    ),
                     ("ratios", .object(ratioColumns.map { ($0.rawValue, number(row.ratios[$0])) })),
-                    ("targets", .array(row.targets.map { target in
-                        .object([("target", .string(row.text(target))), ("met", row.met(target).map(JSON.bool) ?? .null)])
-                    })),
+                    (
+                        "targets",
+                        .array(
+                            row.targets.map { target in
+                                .object([
+                                    ("target", .string(row.text(target))),
+                                    ("met", row.met(target).map(JSON.bool) ?? .null)
+                                ])
+                            })
+                    )
                 ])
             }
             return (name, JSON.object(tableContext + [("rows", .array(entries))]))

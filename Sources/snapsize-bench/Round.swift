@@ -32,7 +32,7 @@ struct RoundResult {
 enum Workload {
     static let roundTripBlocks = 40, roundTripPerBlock = 10
     static let firstCallBlocks = 20
-    static let pipelinedBlocks = 4, window = 32 // calls per block: Medium.pipelinedPerBlock
+    static let pipelinedBlocks = 4, window = 32  // calls per block: Medium.pipelinedPerBlock
     static let signalBlocks = 30, signalPerBlock = 10
     static let accessibleBlocks = 40, accessiblePerBlock = 10
     /// Single changes spoken per round, each after a quiet moment longer than the speaker's window
@@ -68,8 +68,9 @@ struct Round {
         defer { for server in servers { server.stop() } }
         for kind in kinds {
             let bus = buses[kind]!
-            let server = try RunningServer(kind, on: bus, programs: programs, stateFile: statePath(kind.rawValue),
-                                           accessibility: false, environment: bus.environment)
+            let server = try RunningServer(
+                kind, on: bus, programs: programs, stateFile: statePath(kind.rawValue),
+                accessibility: false, environment: bus.environment)
             servers.append(server)
             result.startUp[kind] = server.startUpSeconds
         }
@@ -77,15 +78,18 @@ struct Round {
         let cpuBefore = Dictionary(uniqueKeysWithValues: servers.map { ($0.kind, $0.cpuSeconds) })
 
         var phases = Phases()
-        result.roundTrips = try phases.roundTrips(servers, blocks: Workload.roundTripBlocks,
-                                                  perBlock: Workload.roundTripPerBlock)
+        result.roundTrips = try phases.roundTrips(
+            servers, blocks: Workload.roundTripBlocks,
+            perBlock: Workload.roundTripPerBlock)
         result.firstCalls = try phases.firstCalls(servers, blocks: Workload.firstCallBlocks)
-        result.callsPerSecond = try phases.pipelined(servers, blocks: Workload.pipelinedBlocks,
-                                                     perBlock: pipelinedPerBlock, window: Workload.window)
+        result.callsPerSecond = try phases.pipelined(
+            servers, blocks: Workload.pipelinedBlocks,
+            perBlock: pipelinedPerBlock, window: Workload.window)
         let signals = "type='signal',path='\(Contract.path)'"
         let watchers = servers.map(\.bus.watcher)
         for watcher in watchers { try watcher.addMatch(signals) }
-        result.toSignal = try phases.callToSignal(servers, blocks: Workload.signalBlocks, perBlock: Workload.signalPerBlock)
+        result.toSignal = try phases.callToSignal(
+            servers, blocks: Workload.signalBlocks, perBlock: Workload.signalPerBlock)
 
         for server in servers {
             result.cpuSeconds[server.kind] = server.cpuSeconds - (cpuBefore[server.kind] ?? 0)
@@ -98,7 +102,8 @@ struct Round {
             // After the CPU and memory figures above, which the key presses' calls would change. One
             // process of each first, not timed, so that none of them is the first to read its files.
             _ = try keyPress.run(blocks: 1, perBlock: 1)
-            result.keyPresses = try keyPress.run(blocks: Workload.keyPressBlocks, perBlock: Workload.keyPressPerBlock)
+            result.keyPresses = try keyPress.run(
+                blocks: Workload.keyPressBlocks, perBlock: Workload.keyPressPerBlock)
         }
 
         if measureIdle {
@@ -107,7 +112,8 @@ struct Round {
             let before = servers.map(\.contextSwitches)
             usleep(useconds_t(Workload.idleSeconds * 1_000_000))
             let after = servers.map(\.contextSwitches)
-            result.idleWakeUps = Dictionary(uniqueKeysWithValues: servers.indices.map { (servers[$0].kind, after[$0] - before[$0]) })
+            result.idleWakeUps = Dictionary(
+                uniqueKeysWithValues: servers.indices.map { (servers[$0].kind, after[$0] - before[$0]) })
         }
 
         if let listener {
@@ -115,8 +121,9 @@ struct Round {
             let plain = servers.first { $0.kind == .daemon }!
             plain.stop()
             servers.removeAll { $0 === plain }
-            let daemon = try RunningServer(.daemon, on: buses[.daemon]!, programs: programs, stateFile: statePath("daemon-a11y"),
-                                           accessibility: true, environment: accessibilityEnvironment)
+            let daemon = try RunningServer(
+                .daemon, on: buses[.daemon]!, programs: programs, stateFile: statePath("daemon-a11y"),
+                accessibility: true, environment: accessibilityEnvironment)
             servers.append(daemon)
             let floor = servers.first { $0.kind == .floor }!
             try warmUp(daemon, listener: listener, phases: &phases)
@@ -124,9 +131,11 @@ struct Round {
                 for side in (block % 2 == 0 ? [0, 1] : [1, 0]) {
                     for _ in 0..<Workload.accessiblePerBlock {
                         if side == 0 {
-                            result.toAccessibleEvent.append(try phases.callToAccessibleEvent(daemon, listener: listener))
+                            result.toAccessibleEvent.append(
+                                try phases.callToAccessibleEvent(daemon, listener: listener))
                         } else {
-                            result.floorToSignalBesideAccessibility.append(try phases.signalLatency(floor))
+                            result.floorToSignalBesideAccessibility.append(
+                                try phases.signalLatency(floor))
                         }
                     }
                 }
@@ -143,7 +152,9 @@ struct Round {
     }
 
     /// Steps until the listener sees an event: the slider is registered and libatspi has its cache.
-    private func warmUp(_ daemon: RunningServer, listener: AccessibilityListener, phases: inout Phases) throws {
+    private func warmUp(_ daemon: RunningServer, listener: AccessibilityListener, phases: inout Phases)
+        throws
+    {
         let deadline = monotonicNow() + 15
         while monotonicNow() < deadline {
             if (try? phases.callToAccessibleEvent(daemon, listener: listener)) != nil {

@@ -83,8 +83,10 @@ final class RunningServer {
 
     /// Starts `kind` and waits for NameOwnerChanged giving the name a new owner (subscribed before
     /// the spawn, never polled; the previous owner's late "name lost" must not count).
-    init(_ kind: ServerKind, on bus: BenchBus, programs: Programs, stateFile: String, accessibility: Bool,
-         environment: [String: String]) throws {
+    init(
+        _ kind: ServerKind, on bus: BenchBus, programs: Programs, stateFile: String, accessibility: Bool,
+        environment: [String: String]
+    ) throws {
         self.kind = kind
         self.bus = bus
         let executable: String
@@ -110,14 +112,19 @@ final class RunningServer {
         let started = monotonicNow()
         process = try ChildProcess(executable, arguments, environment: environment)
         let name = kind.busName
-        guard let owned = names.awaitSignal(member: "NameOwnerChanged", sender: "org.freedesktop.DBus", timeout: 10,
-                                            arguments: { $0.count == 3 && $0[0] == name && !$0[2].isEmpty }) else {
+        guard
+            let owned = names.awaitSignal(
+                member: "NameOwnerChanged", sender: "org.freedesktop.DBus", timeout: 10,
+                arguments: { $0.count == 3 && $0[0] == name && !$0[2].isEmpty })
+        else {
             let log = process.stderr
             process.forceKill()
             throw BenchError("\(kind.rawValue) did not take \(name) within 10 s: \(log)")
         }
         startUpSeconds = owned - started
-        guard let unique = names.owner(of: name) else { throw BenchError("\(name) has no owner after start-up") }
+        guard let unique = names.owner(of: name) else {
+            throw BenchError("\(name) has no owner after start-up")
+        }
         uniqueName = unique
     }
 
@@ -128,12 +135,15 @@ final class RunningServer {
     /// Time on a CPU of every thread, in seconds: the first field of /proc/PID/task/TID/schedstat,
     /// in nanoseconds (utime + stime from /proc/PID/stat count clock ticks, too coarse for a round).
     var cpuSeconds: Double {
-        sumOverThreads("schedstat") { text in (text.split(separator: " ").first.flatMap { Double($0) } ?? 0) / 1e9 }
+        sumOverThreads("schedstat") { text in
+            (text.split(separator: " ").first.flatMap { Double($0) } ?? 0) / 1e9
+        }
     }
 
     /// Peak resident set size (VmHWM) in bytes.
     var peakResidentBytes: Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8) else { return 0 }
+        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)
+        else { return 0 }
         return statusField("VmHWM:", in: text) * 1024
     }
 
@@ -142,25 +152,34 @@ final class RunningServer {
     /// the processes that map it, and private (Private_Clean + Private_Dirty) is what this process
     /// alone holds, what quitting it would give back.
     var memory: Memory {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/smaps_rollup", encoding: .utf8) else {
+        guard
+            let text = try? String(contentsOfFile: "/proc/\(process.pid)/smaps_rollup", encoding: .utf8)
+        else {
             return Memory(resident: 0, proportional: 0, exclusive: 0)
         }
-        return Memory(resident: statusField("Rss:", in: text) * 1024, proportional: statusField("Pss:", in: text) * 1024,
-                      exclusive: (statusField("Private_Clean:", in: text) + statusField("Private_Dirty:", in: text)) * 1024)
+        return Memory(
+            resident: statusField("Rss:", in: text) * 1024,
+            proportional: statusField("Pss:", in: text) * 1024,
+            exclusive: (statusField("Private_Clean:", in: text) + statusField("Private_Dirty:", in: text))
+                * 1024)
     }
 
     /// Voluntary plus involuntary context switches of every thread: each one is a wake-up.
     var contextSwitches: Double {
         sumOverThreads("status") { text in
-            statusField("voluntary_ctxt_switches:", in: text) + statusField("nonvoluntary_ctxt_switches:", in: text)
+            statusField("voluntary_ctxt_switches:", in: text)
+                + statusField("nonvoluntary_ctxt_switches:", in: text)
         }
     }
 
     /// `value` of /proc/PID/task/TID/`file`, summed over the process's threads.
     private func sumOverThreads(_ file: String, _ value: (String) -> Double) -> Double {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        let tasks =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
         return tasks.reduce(0) { sum, task in
-            guard let text = try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/\(file)", encoding: .utf8)
+            guard
+                let text = try? String(
+                    contentsOfFile: "/proc/\(process.pid)/task/\(task)/\(file)", encoding: .utf8)
             else { return sum }
             return sum + value(text)
         }

@@ -15,8 +15,10 @@ struct SnapCoreComparison {
     init?(swift: String, c: String) {
         var swiftRuns: [Double] = [], cRuns: [Double] = [], ratios: [Double] = []
         for _ in 0..<11 {
-            guard let (cTime, cSum) = Self.measure(c, []), let (swiftTime, swiftSum) = Self.measure(swift, ["--index-only"]),
-                  cSum == swiftSum, cTime > 0 else { return nil }
+            guard let (cTime, cSum) = Self.measure(c, []),
+                let (swiftTime, swiftSum) = Self.measure(swift, ["--index-only"]),
+                cSum == swiftSum, cTime > 0
+            else { return nil }
             swiftRuns.append(swiftTime)
             cRuns.append(cTime)
             ratios.append(swiftTime / cTime)
@@ -28,12 +30,16 @@ struct SnapCoreComparison {
 
     /// ns/op and checksum from the line "index(at:) ordinal, 5 sizes  N ns/op   (checksum C)".
     private static func measure(_ program: String, _ arguments: [String]) -> (Double, String)? {
-        guard let output = try? TestSupport.run(program, arguments, environment: ProcessInfo.processInfo.environment,
-                                                timeout: 60), output.status == 0 else { return nil }
+        guard
+            let output = try? TestSupport.run(
+                program, arguments, environment: ProcessInfo.processInfo.environment,
+                timeout: 60), output.status == 0
+        else { return nil }
         for line in output.stdout.split(separator: "\n") where line.hasPrefix("index(at:) ordinal") {
             let words = line.split(separator: " ")
             guard let unit = words.firstIndex(of: "ns/op"), unit > 0, let time = Double(words[unit - 1]),
-                  let checksum = words.last?.filter({ $0.isNumber }) else { return nil }
+                let checksum = words.last?.filter({ $0.isNumber })
+            else { return nil }
             return (time, String(checksum))
         }
         return nil

@@ -6,7 +6,10 @@ import SnapDocs
 // fish/vendor_completions.d); the pages name PATH as the installed user guide. A build tool for
 // `make install` and `make deb`; it is not installed.
 let guideOption = "--guide="
-let guide = CommandLine.arguments.last { $0.hasPrefix(guideOption) }.map { String($0.dropFirst(guideOption.count)) }
+let guide =
+    CommandLine.arguments.last { $0.hasPrefix(guideOption) }.map {
+        String($0.dropFirst(guideOption.count))
+    }
     ?? ManPage.defaultGuide
 let arguments = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix(guideOption) }
 guard let directory = arguments.first else {
@@ -17,7 +20,8 @@ let date = arguments.dropFirst().first ?? ManPage.defaultDate
 do {
     for (path, text) in Documents.all(date: date, guide: guide) {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 } catch {

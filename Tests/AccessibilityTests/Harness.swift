@@ -7,7 +7,8 @@ import TestSupport
 /// Debian's interpreter: the pyenv `python3` on PATH has no `gi`, hence no pyatspi.
 let systemPython = "/usr/bin/python3"
 /// The checked-in client scripts next to this file.
-let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts").path
+let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Scripts").path
 
 let selectorName = SelectorBus.name.rawValue
 let selectorPath = SelectorBus.path
@@ -27,24 +28,31 @@ final class SliderFixture {
     /// `activatable`: no daemon is started; the session bus starts it on the first call, from an
     /// activation file as the package installs one (finding the accessibility bus through
     /// org.a11y.Bus, as on a desktop).
-    init(daemonArguments: [String] = [], useBusAddressVariable: Bool = true, sessionExtras: [String: String] = [:],
-         daemonLanguage: String? = nil, activatable: Bool = false) throws {
+    init(
+        daemonArguments: [String] = [], useBusAddressVariable: Bool = true,
+        sessionExtras: [String: String] = [:],
+        daemonLanguage: String? = nil, activatable: Bool = false
+    ) throws {
         let services = try makeTemporaryDirectory()
         if activatable {
-            guard let snapsized = productPath("snapsized") else { throw TestFailure("snapsized is not built") }
+            guard let snapsized = productPath("snapsized") else {
+                throw TestFailure("snapsized is not built")
+            }
             try """
-                [D-BUS Service]
-                Name=\(selectorName)
-                Exec=\(([snapsized, "--no-state"] + daemonArguments).joined(separator: " "))
+            [D-BUS Service]
+            Name=\(selectorName)
+            Exec=\(([snapsized, "--no-state"] + daemonArguments).joined(separator: " "))
 
-                """.write(toFile: services + "/\(selectorName).service", atomically: true, encoding: .utf8)
+            """.write(toFile: services + "/\(selectorName).service", atomically: true, encoding: .utf8)
         }
         bus = try PrivateSessionBus(serviceDirectories: [services])
         stack = try AccessibilityStack(sessionEnvironment: bus.environment.merging(sessionExtras) { $1 })
         client = try Connection(address: bus.address)
         if activatable { return }
         var daemonEnvironment = useBusAddressVariable ? stack.environment : bus.environment
-        if let daemonLanguage { daemonEnvironment = withLanguage(daemonEnvironment, LANG: daemonLanguage) }
+        if let daemonLanguage {
+            daemonEnvironment = withLanguage(daemonEnvironment, LANG: daemonLanguage)
+        }
         try startDaemon(daemonArguments, environment: daemonEnvironment)
         _ = try python("inspect_slider.py")  // waits until the application is in the desktop
     }
@@ -61,10 +69,13 @@ final class SliderFixture {
 
     /// The PID of whichever snapsized owns the name (one the bus activated, too).
     func ownerPID() throws -> pid_t {
-        let reply = try client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                    interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                                    arguments: [.string(selectorName)], timeoutMilliseconds: 5000)
-        guard let pid = reply.first?.asUInt32 else { throw TestFailure("no PID for \(selectorName): \(reply)") }
+        let reply = try client.call(
+            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+            interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+            arguments: [.string(selectorName)], timeoutMilliseconds: 5000)
+        guard let pid = reply.first?.asUInt32 else {
+            throw TestFailure("no PID for \(selectorName): \(reply)")
+        }
         return pid_t(pid)
     }
 
@@ -81,7 +92,9 @@ final class SliderFixture {
     }
 
     /// Runs a checked-in script with Debian's python on this desktop and parses its JSON object.
-    func python(_ script: String, _ arguments: [String] = [], timeout: Double = 40) throws -> [String: Any] {
+    func python(_ script: String, _ arguments: [String] = [], timeout: Double = 40) throws -> [String:
+        Any]
+    {
         try runPython(script, arguments, environment: stack.environment, timeout: timeout)
     }
 
@@ -90,8 +103,9 @@ final class SliderFixture {
 /// Starts the built `snapsized` and waits until it owns its name on the session bus.
 /// snapsized without a state file (every test starts from the middle size), on `environment`'s bus.
 func startSnapsized(_ arguments: [String], environment: [String: String]) throws -> ChildProcess {
-    try startSnapsized(["--no-state"] + arguments, environment: environment,
-                       busAddress: environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
+    try startSnapsized(
+        ["--no-state"] + arguments, environment: environment,
+        busAddress: environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
 }
 
 func pythonEnvironment(_ environment: [String: String]) -> [String: String] {
@@ -101,12 +115,17 @@ func pythonEnvironment(_ environment: [String: String]) -> [String: String] {
     return env
 }
 
-func runPython(_ script: String, _ arguments: [String], environment: [String: String], timeout: Double) throws -> [String: Any] {
-    let result = try run(systemPython, [scriptsDirectory + "/" + script] + arguments,
-                         environment: pythonEnvironment(environment), timeout: timeout)
+func runPython(_ script: String, _ arguments: [String], environment: [String: String], timeout: Double)
+    throws -> [String: Any]
+{
+    let result = try run(
+        systemPython, [scriptsDirectory + "/" + script] + arguments,
+        environment: pythonEnvironment(environment), timeout: timeout)
     let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
     guard result.status == 0, let object = try? parseJSONObject(line) else {
-        throw TestFailure("\(script) \(arguments) failed with status \(result.status): \(result.stdout) \(result.stderr)")
+        throw TestFailure(
+            "\(script) \(arguments) failed with status \(result.status): \(result.stdout) \(result.stderr)"
+        )
     }
     return object
 }
@@ -117,10 +136,14 @@ final class EventListener {
 
     /// `types`: the event types to register (listen.py's default set when empty).
     init(environment: [String: String], types: [String] = []) throws {
-        child = try ChildProcess(systemPython, [scriptsDirectory + "/listen.py"] + types,
-                                 environment: pythonEnvironment(environment), stdin: .pipe)
-        guard waitUntil(timeout: 20, interval: 0.02, { self.lines.first?["ready"] != nil || !child.isRunning }),
-              child.isRunning else {
+        child = try ChildProcess(
+            systemPython, [scriptsDirectory + "/listen.py"] + types,
+            environment: pythonEnvironment(environment), stdin: .pipe)
+        guard
+            waitUntil(
+                timeout: 20, interval: 0.02, { self.lines.first?["ready"] != nil || !child.isRunning }),
+            child.isRunning
+        else {
             throw TestFailure("listen.py did not start: \(child.stdout) \(child.stderr)")
         }
     }

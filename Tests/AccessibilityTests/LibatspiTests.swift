@@ -29,7 +29,9 @@ struct LibatspiTests {
         defer { g_object_unref(desktop) }
         var app: UnsafeMutablePointer<AtspiAccessible>?
         for index in 0..<max(atspi_accessible_get_child_count(desktop, &error), 0) {
-            guard let child = atspi_accessible_get_child_at_index(desktop, index, &error) else { continue }
+            guard let child = atspi_accessible_get_child_at_index(desktop, index, &error) else {
+                continue
+            }
             if takeString(atspi_accessible_get_name(child, &error)) == "snapsize", app == nil {
                 app = child
             } else {
@@ -40,7 +42,8 @@ struct LibatspiTests {
         defer { g_object_unref(application) }
         #expect(atspi_accessible_get_role(application, &error) == ATSPI_ROLE_APPLICATION)
         #expect(takeString(atspi_accessible_get_toolkit_name(application, &error)) == "snapsize")
-        #expect(atspi_accessible_get_child_count(application, &error) == 2, "the frame, then the status bar")
+        #expect(
+            atspi_accessible_get_child_count(application, &error) == 2, "the frame, then the status bar")
 
         let frame = try #require(atspi_accessible_get_child_at_index(application, 0, &error))
         defer { g_object_unref(frame) }
@@ -50,12 +53,16 @@ struct LibatspiTests {
         #expect(noError())
         #expect(atspi_accessible_get_role(slider, &error) == ATSPI_ROLE_SLIDER)
         #expect(takeString(atspi_accessible_get_name(slider, &error)) == "Circle size")
-        #expect(takeString(atspi_accessible_get_description(slider, &error)) == "One of 20, 40, 60, 80 or 100 points")
+        #expect(
+            takeString(atspi_accessible_get_description(slider, &error))
+                == "One of 20, 40, 60, 80 or 100 points")
         #expect(atspi_accessible_get_index_in_parent(slider, &error) == 0)
         let states = try #require(atspi_accessible_get_state_set(slider))
         defer { g_object_unref(states) }
-        for state in [ATSPI_STATE_ENABLED, ATSPI_STATE_SENSITIVE, ATSPI_STATE_VISIBLE, ATSPI_STATE_SHOWING,
-                      ATSPI_STATE_FOCUSABLE, ATSPI_STATE_HORIZONTAL] {
+        for state in [
+            ATSPI_STATE_ENABLED, ATSPI_STATE_SENSITIVE, ATSPI_STATE_VISIBLE, ATSPI_STATE_SHOWING,
+            ATSPI_STATE_FOCUSABLE, ATSPI_STATE_HORIZONTAL
+        ] {
             #expect(atspi_state_set_contains(states, state) != 0, "state \(state.rawValue)")
         }
         #expect(atspi_state_set_contains(states, ATSPI_STATE_FOCUSED) == 0)
@@ -75,7 +82,9 @@ struct LibatspiTests {
         #expect(atspi_value_set_current_value(value, 3.6, &error) != 0)
         #expect(atspi_value_get_current_value(value, &error) == 4)
         #expect(takeString(atspi_value_get_text(value, &error)) == "100 points")
-        #expect(try fixture.client.selectorProperty("SelectedIndex") == .uint32(4), "the D-Bus side shows the write")
+        #expect(
+            try fixture.client.selectorProperty("SelectedIndex") == .uint32(4),
+            "the D-Bus side shows the write")
 
         let action = try #require(atspi_accessible_get_action_iface(slider))
         defer { g_object_unref(action) }

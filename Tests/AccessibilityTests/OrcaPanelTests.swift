@@ -9,15 +9,19 @@ extension OrcaTests {
     /// a drag and release with a real pointer, and a change from snapsizectl while the panel has focus.
     /// Each is heard exactly once, with the size: on focus through the track's description (GTK 4.8 has
     /// no Value interface for it), each change through the daemon's announcement.
-    @Test("the panel: focus into the track, Right, a drag and release, snapsizectl while focused: each heard once, with the size")
+    @Test(
+        "the panel: focus into the track, Right, a drag and release, snapsizectl while focused: each heard once, with the size"
+    )
     func panelScenario() throws {
-        guard let panelPath = productPath("snapsize-panel"), let snapsizectl = productPath("snapsizectl") else {
+        guard let panelPath = productPath("snapsize-panel"), let snapsizectl = productPath("snapsizectl")
+        else {
             throw TestFailure("snapsize-panel and snapsizectl are not built")
         }
         let display = try VirtualDisplay()
         let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
-        let orca = try ScreenReader(prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
-                                    workDirectory: fixture.bus.directory)
+        let orca = try ScreenReader(
+            prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
+            workDirectory: fixture.bus.directory)
         let speech = SpeechLog(orca)
         var environment = fixture.stack.environment
         environment["NO_AT_BRIDGE"] = nil
@@ -35,7 +39,8 @@ extension OrcaTests {
         // (1) Focus into the track: Tab to Smaller, then Shift+Tab back. The label and the size, once.
         speech.begin("panel 1 Tab, then Shift+Tab into the track")
         try xdotool(["key", "Tab"])
-        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
+        #expect(
+            waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
         speech.settle()
         speech.mark()
         try xdotool(["key", "shift+Tab"])
@@ -65,20 +70,26 @@ extension OrcaTests {
         speech.note("snapsizectl dec answered \(result.stdout.trimmingCharacters(in: .newlines))")
         #expect(result.status == 0, "\(result)")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
-        #expect(orca.locus.last == "slider | Circle size", "the panel's track kept Orca's focus: \(orca.locus)")
+        #expect(
+            orca.locus.last == "slider | Circle size",
+            "the panel's track kept Orca's focus: \(orca.locus)")
 
         // (5) Focus back into the track after the changes: the new size, once; leaving it says nothing of it.
         speech.begin("panel 5 Tab, then Shift+Tab into the track again")
         try xdotool(["key", "Tab"])
-        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
+        #expect(
+            waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
         speech.settle()
         // Only the button ("Smaller push button" on Orca 43, "Smaller button" on 48), no size.
-        #expect(speech.current.count == 1 && speech.current.first?.hasPrefix("Smaller") == true, "\(speech.current)")
+        #expect(
+            speech.current.count == 1 && speech.current.first?.hasPrefix("Smaller") == true,
+            "\(speech.current)")
         speech.mark()
         try xdotool(["key", "shift+Tab"])
         #expect(waitUntil(timeout: 10) { orca.locus.last == "slider | Circle size" }, "\(orca.locus)")
         speech.settle()
-        #expect(speech.current.filter { $0.contains("80 points") }.count == 1
+        #expect(
+            speech.current.filter { $0.contains("80 points") }.count == 1
                 && !speech.current.contains { $0.contains("100 points") }, "\(speech.current)")
     }
 }

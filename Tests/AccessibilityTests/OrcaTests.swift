@@ -3,7 +3,8 @@ import Testing
 import DBusKit
 import TestSupport
 
-let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Orca").path
+let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Orca").path
 
 /// Real Orca under Xvfb, speaking into a capture file and showing braille (no display connected: the
 /// lines it would write to one, from its debug output), while a real GTK 3 window in another process
@@ -13,28 +14,35 @@ let orcaPrefsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// `make test-orca48` (SNAPSIZE_DESKTOP_ROOT, see DesktopRoot). One Orca start for all the scenarios.
 @Suite("Real Orca speaks the slider")
 struct OrcaTests {
-    @Test("""
+    @Test(
+        """
         speech: the first press after activation, single changes, a burst, a held key, Focus(), focus given back, \
         largest size, snapsizectl undo and redo, the first Focus after activation, --announce never
         """)
     func speechScenarios() throws {
         let display = try VirtualDisplay()
         let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display], activatable: true)
-        let window = try FocusWindow(environment: fixture.stack.environment, workDirectory: fixture.bus.directory)
-        let orca = try ScreenReader(prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
-                                    workDirectory: fixture.bus.directory)
+        let window = try FocusWindow(
+            environment: fixture.stack.environment, workDirectory: fixture.bus.directory)
+        let orca = try ScreenReader(
+            prefsSource: orcaPrefsDirectory, environment: fixture.stack.environment,
+            workDirectory: fixture.bus.directory)
         let speech = SpeechLog(orca)
         /// Calls the daemon and notes the reply in the transcript ("DO" lines, written once the reply
         /// is in), so the report shows what was spoken after what, and how long after the reply.
         @discardableResult
         func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
             let reply = try fixture.client.selector(member, arguments)
-            speech.note(([member] + arguments.map { $0.asUInt32.map(String.init) ?? "\($0)" }).joined(separator: " "))
+            speech.note(
+                ([member] + arguments.map { $0.asUInt32.map(String.init) ?? "\($0)" }).joined(
+                    separator: " "))
             return reply
         }
         /// Runs the built snapsizectl on this desktop, as a key bound to it would.
         func ctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            guard let snapsizectl = productPath("snapsizectl") else { throw TestFailure("snapsizectl is not built") }
+            guard let snapsizectl = productPath("snapsizectl") else {
+                throw TestFailure("snapsizectl is not built")
+            }
             return try run(snapsizectl, arguments, environment: fixture.stack.environment, timeout: 20)
         }
         defer {
@@ -43,8 +51,9 @@ struct OrcaTests {
             window.stop()
             if let pid = try? fixture.ownerPID() { kill(pid, SIGTERM) }
         }
-        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true },
-                "Orca's locus starts in the GTK window's entry: \(orca.locus)")
+        #expect(
+            waitUntil(timeout: 10) { orca.locus.last?.hasPrefix("text |") == true },
+            "Orca's locus starts in the GTK window's entry: \(orca.locus)")
         /// Braille: the lines Orca put on the display since `markBraille()` (whole lines, as a person pans).
         var brailleStart = 0
         func markBraille() { brailleStart = orca.braille.count }
@@ -69,15 +78,22 @@ struct OrcaTests {
         #expect(shows("80 points") && brailleSince().contains("80 points"), "\(brailleSince())")
         #expect(!speech.current.contains { $0.lowercased().contains("notification") })
         // Orca 43 keeps the notification in its history (the label's text), never an empty entry.
-        #expect(orca.captured("HISTORY").allSatisfy { $0 == "'80 points'" }, "\(orca.captured("HISTORY"))")
-        #expect(orca.locus.last?.hasPrefix("text |") == true, "Orca's locus of focus is still the GTK entry: \(orca.locus)")
-        #expect(!(try fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")),
-                "the slider never claims focus by itself")
+        #expect(
+            orca.captured("HISTORY").allSatisfy { $0 == "'80 points'" }, "\(orca.captured("HISTORY"))")
+        #expect(
+            orca.locus.last?.hasPrefix("text |") == true,
+            "Orca's locus of focus is still the GTK entry: \(orca.locus)")
+        #expect(
+            !(try fixture.python("inspect_slider.py").object("slider").strings("states").contains(
+                "focused")),
+            "the slider never claims focus by itself")
 
         // (2) Single changes, a quiet moment apart: each heard once (the report times them).
         speech.begin("2 five single changes: 80 -> 60 -> 80 -> 60 -> 80 -> 60")
-        for (member, text) in [("Decrement", "60 points"), ("Increment", "80 points"), ("Decrement", "60 points"),
-                               ("Increment", "80 points"), ("Decrement", "60 points")] {
+        for (member, text) in [
+            ("Decrement", "60 points"), ("Increment", "80 points"), ("Decrement", "60 points"),
+            ("Increment", "80 points"), ("Decrement", "60 points")
+        ] {
             speech.mark()
             try call(member)
             #expect(speech.heard([text]), "\(member): \(speech.current)")
@@ -85,10 +101,14 @@ struct OrcaTests {
 
         // (3) Five changes within a few milliseconds, unfocused: at most two utterances, the last the final value.
         speech.begin("3 five changes at once, unfocused (60 -> 40 -> 20 -> 40 -> 20 -> 40)")
-        for member in ["Decrement", "Decrement", "Increment", "Decrement", "Increment"] { try call(member) }
+        for member in ["Decrement", "Decrement", "Increment", "Decrement", "Increment"] {
+            try call(member)
+        }
         #expect(waitUntil(timeout: 10) { speech.current.last == "40 points" }, "\(speech.current)")
         speech.settle()
-        #expect((1...2).contains(speech.current.count) && speech.current.last == "40 points", "\(speech.current)")
+        #expect(
+            (1...2).contains(speech.current.count) && speech.current.last == "40 points",
+            "\(speech.current)")
 
         // (4) A held key: twelve Increments 40 ms apart from 20. The first value at once, then at most
         // one utterance per window (SpeechTiming.window), the final one ("100 points, largest size") once.
@@ -100,21 +120,30 @@ struct OrcaTests {
             try call("Increment")
             Thread.sleep(forTimeInterval: 0.04)
         }
-        #expect(waitUntil(timeout: 10) { speech.current.last == "100 points, largest size" }, "\(speech.current)")
+        #expect(
+            waitUntil(timeout: 10) { speech.current.last == "100 points, largest size" },
+            "\(speech.current)")
         speech.settle()
-        #expect(speech.current.first == "40 points" && speech.current.count <= 4
-                && speech.current.filter { $0 == "100 points, largest size" }.count == 1, "\(speech.current)")
+        #expect(
+            speech.current.first == "40 points" && speech.current.count <= 4
+                && speech.current.filter { $0 == "100 points, largest size" }.count == 1,
+            "\(speech.current)")
 
         // (5) Focus() then Decrement: the slider is presented, then the new value once.
         speech.begin("5 Focus(), then Decrement 100 -> 80")
         markBraille()
         try call("Focus")
         // The slider first, nothing said for its frame; Orca 48 adds the percentage ("... 100 points 100 percent").
-        #expect(waitUntil(timeout: 10) { speech.current.first?.hasPrefix("Circle size horizontal slider 100 points") == true },
-                "\(speech.current)")
+        #expect(
+            waitUntil(timeout: 10) {
+                speech.current.first?.hasPrefix("Circle size horizontal slider 100 points") == true
+            },
+            "\(speech.current)")
         #expect(shows("Circle size 100 points horizontal slider"), "\(brailleSince())")
         speech.settle()
-        #expect(orca.locus.last == "slider | Circle size", "Orca keeps the slider as its locus of focus: \(orca.locus)")
+        #expect(
+            orca.locus.last == "slider | Circle size",
+            "Orca keeps the slider as its locus of focus: \(orca.locus)")
         speech.mark()
         markBraille()
         try call("Decrement")
@@ -128,10 +157,13 @@ struct OrcaTests {
         speech.begin("6 the GTK button takes focus back, then Increment 80 -> 100")
         speech.note("GTK: focus the Apply button")
         window.focus("button")
-        #expect(waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Apply") == true }, "\(orca.locus)")
-        #expect(waitUntil(timeout: 10) {
-            !((try? fixture.python("inspect_slider.py").object("slider").strings("states").contains("focused")) ?? true)
-        }, "the slider gave focus up when the GTK button took it")
+        #expect(
+            waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Apply") == true }, "\(orca.locus)")
+        #expect(
+            waitUntil(timeout: 10) {
+                !((try? fixture.python("inspect_slider.py").object("slider").strings("states").contains(
+                    "focused")) ?? true)
+            }, "the slider gave focus up when the GTK button took it")
         speech.settle()
         speech.mark()
         #expect(orca.braille.last?.contains("Apply") == true, "\(brailleSince())")
@@ -156,10 +188,13 @@ struct OrcaTests {
             speech.begin("8 snapsizectl \(command): \(size == 80 ? "100 -> 80" : "80 -> 100")")
             markBraille()
             let result = try ctl([command])
-            speech.note("snapsizectl \(command) answered \(result.stdout.trimmingCharacters(in: .newlines))")
+            speech.note(
+                "snapsizectl \(command) answered \(result.stdout.trimmingCharacters(in: .newlines))")
             #expect(result.status == 0 && result.stdout == "\(size)\n", "\(result)")
             #expect(speech.heard(["\(size) points"]), "\(speech.current)")
-            #expect(shows("\(size) points") && brailleSince().contains("\(size) points"), "\(brailleSince())")
+            #expect(
+                shows("\(size) points") && brailleSince().contains("\(size) points"), "\(brailleSince())"
+            )
             #expect(orca.locus.last?.hasSuffix("| Apply") == true, "\(orca.locus)")
         }
 
@@ -169,8 +204,11 @@ struct OrcaTests {
         speech.settle()
         speech.mark()
         try call("Focus")
-        #expect(waitUntil(timeout: 10) { speech.current.contains { $0.hasPrefix("Circle size horizontal slider 60 points") } },
-                "\(speech.current)")
+        #expect(
+            waitUntil(timeout: 10) {
+                speech.current.contains { $0.hasPrefix("Circle size horizontal slider 60 points") }
+            },
+            "\(speech.current)")
         speech.settle()
         speech.note("GTK: focus the entry")
         window.focus("entry")
@@ -185,22 +223,30 @@ struct OrcaTests {
         try call("Increment")
         try call("SetIndex", [.uint32(4)])
         try call("Increment")
-        #expect(waitUntil(timeout: 10) { orca.debugLog.components(separatedBy: "accessible-value").count > seen },
-                "Orca received the value events")
+        #expect(
+            waitUntil(timeout: 10) {
+                orca.debugLog.components(separatedBy: "accessible-value").count > seen
+            },
+            "Orca received the value events")
         speech.settle()
         #expect(speech.current.isEmpty, "\(speech.current)")
     }
 
-    @Test("in Portuguese: Orca and the daemon under LANG=pt_BR.UTF-8 say the label, Orca's role words and the value")
+    @Test(
+        "in Portuguese: Orca and the daemon under LANG=pt_BR.UTF-8 say the label, Orca's role words and the value"
+    )
     func portuguese() throws {
         let locale = "pt_BR.UTF-8"
-        try #require(localeInstalled(locale), "\(locale) is not installed: `make test` makes it (make locales)")
+        try #require(
+            localeInstalled(locale), "\(locale) is not installed: `make test` makes it (make locales)")
         _ = try compileCatalogs()
         let display = try VirtualDisplay()
-        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display], daemonLanguage: locale)
-        let orca = try ScreenReader(prefsSource: orcaPrefsDirectory,
-                                    environment: withLanguage(fixture.stack.environment, LANG: locale),
-                                    workDirectory: fixture.bus.directory, ready: "Leitor de tela ativado.")
+        let fixture = try SliderFixture(
+            sessionExtras: ["DISPLAY": display.display], daemonLanguage: locale)
+        let orca = try ScreenReader(
+            prefsSource: orcaPrefsDirectory,
+            environment: withLanguage(fixture.stack.environment, LANG: locale),
+            workDirectory: fixture.bus.directory, ready: "Leitor de tela ativado.")
         defer {
             print("Orca transcript (pt_BR):\n" + orca.transcript)
             orca.stop()
@@ -211,7 +257,9 @@ struct OrcaTests {
         #expect(waitUntil(timeout: 10) { orca.speech.contains(presented) }, "\(orca.speech)")
         try fixture.client.selector("Increment")
         #expect(waitUntil(timeout: 10) { orca.speech.contains("80 pontos") }, "\(orca.speech)")
-        #expect(!orca.speech.contains { $0.contains("points") || $0.contains("Circle size") }, "\(orca.speech)")
+        #expect(
+            !orca.speech.contains { $0.contains("points") || $0.contains("Circle size") },
+            "\(orca.speech)")
     }
 }
 
@@ -302,9 +350,14 @@ final class FocusWindow {
         var environment = pythonEnvironment(environment)
         environment["NO_AT_BRIDGE"] = nil  // the private session turns GTK's bridge off; this window needs it
         child = try DesktopRoot.start(systemPython, [script], environment: environment, stdin: .pipe)
-        guard waitUntil(timeout: 20, interval: 0.02, { self.child.stdout.contains("\"ready\"") || !self.child.isRunning }),
-              child.isRunning else {
-            throw TestFailure("gtkwin.py did not become the active window: \(child.stdout) \(child.stderr)")
+        guard
+            waitUntil(
+                timeout: 20, interval: 0.02,
+                { self.child.stdout.contains("\"ready\"") || !self.child.isRunning }),
+            child.isRunning
+        else {
+            throw TestFailure(
+                "gtkwin.py did not become the active window: \(child.stdout) \(child.stderr)")
         }
     }
 
@@ -324,6 +377,7 @@ final class FocusWindow {
 /// "Orca version 43.1" as the Orca under test reports it.
 func orcaVersion() -> String {
     let (executable, arguments) = DesktopRoot.command("/usr/bin/orca", ["--version"])
-    let result = try? run(executable, arguments, environment: ProcessInfo.processInfo.environment, timeout: 20)
+    let result = try? run(
+        executable, arguments, environment: ProcessInfo.processInfo.environment, timeout: 20)
     return result?.stdout.split(separator: "\n").first.map(String.init) ?? "Orca, version unknown"
 }

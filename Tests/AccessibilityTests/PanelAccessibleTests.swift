@@ -10,7 +10,9 @@ import TestSupport
 struct PanelAccessibleTests {
     @Test("slider with the track's extents, the circle an image named with its size, labels as labels")
     func accessibles() throws {
-        guard let panelPath = productPath("snapsize-panel") else { throw TestFailure("snapsize-panel is not built") }
+        guard let panelPath = productPath("snapsize-panel") else {
+            throw TestFailure("snapsize-panel is not built")
+        }
         let display = try VirtualDisplay()
         let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
         var environment = fixture.stack.environment
@@ -20,24 +22,37 @@ struct PanelAccessibleTests {
         let track = panel.track
         var objects: [[String: Any]] = []
         var slider: [String: Any] = [:]
-        #expect(waitUntil(timeout: 20, interval: 0.2) {
-            objects = ((try? fixture.python("inspect_panel.py")["objects"]) as? [[String: Any]]) ?? []
-            slider = objects.first { $0.string("roleName") == "slider" } ?? [:]
-            return slider.string("description") == "60 points"
-        }, "\(objects)")
+        #expect(
+            waitUntil(timeout: 20, interval: 0.2) {
+                objects =
+                    ((try? fixture.python("inspect_panel.py")["objects"]) as? [[String: Any]]) ?? []
+                slider = objects.first { $0.string("roleName") == "slider" } ?? [:]
+                return slider.string("description") == "60 points"
+            }, "\(objects)")
         #expect(slider.string("name") == "Circle size")
         let extents = (slider["extents"] as? [NSNumber])?.map(\.intValue) ?? []
-        #expect(extents == [track.x, track.y, 336, 40], "the slider's extents are the track's: \(extents) against \(track)")
+        #expect(
+            extents == [track.x, track.y, 336, 40],
+            "the slider's extents are the track's: \(extents) against \(track)")
         let image = objects.first { $0.string("roleName") == "image" } ?? [:]
         #expect(image.string("name") == "Circle, 60 points", "\(image)")
-        #expect(objects.contains { $0.string("roleName") == "label" && $0.string("name") == "Applied size: 60 points" }, "\(objects)")
-        #expect(objects.contains { $0.string("roleName") == "push button" && $0.string("name") == "Larger" }, "\(objects)")
+        #expect(
+            objects.contains {
+                $0.string("roleName") == "label" && $0.string("name") == "Applied size: 60 points"
+            }, "\(objects)")
+        #expect(
+            objects.contains { $0.string("roleName") == "push button" && $0.string("name") == "Larger" },
+            "\(objects)")
         #expect(!objects.contains { ($0.string("name") ?? "").hasPrefix("Gtk") }, "\(objects)")
         // A change made elsewhere: the circle's name follows it.
         try fixture.client.selector("Increment")
-        #expect(waitUntil(timeout: 10, interval: 0.2) {
-            let now = ((try? fixture.python("inspect_panel.py")["objects"]) as? [[String: Any]]) ?? []
-            return now.contains { $0.string("roleName") == "image" && $0.string("name") == "Circle, 80 points" }
-        })
+        #expect(
+            waitUntil(timeout: 10, interval: 0.2) {
+                let now =
+                    ((try? fixture.python("inspect_panel.py")["objects"]) as? [[String: Any]]) ?? []
+                return now.contains {
+                    $0.string("roleName") == "image" && $0.string("name") == "Circle, 80 points"
+                }
+            })
     }
 }

@@ -34,7 +34,9 @@ struct ClockTests {
         #expect(times == [1, 3])
     }
 
-    @Test("the earliest timer cancelled: no round at its deadline, a later one fires at its own; one scheduled earlier than all at its own")
+    @Test(
+        "the earliest timer cancelled: no round at its deadline, a later one fires at its own; one scheduled earlier than all at its own"
+    )
     func earliestCancelled() {
         let loop = EventLoop(clock: .manual())
         var times: [(String, Double)] = []
@@ -44,7 +46,9 @@ struct ClockTests {
         let rounds = loop.wakeUps
         loop.advanceTime(by: 2)
         #expect(times.isEmpty)
-        #expect(loop.wakeUps - rounds == 1, "a round at the cancelled deadline: \(loop.wakeUps - rounds) rounds")
+        #expect(
+            loop.wakeUps - rounds == 1,
+            "a round at the cancelled deadline: \(loop.wakeUps - rounds) rounds")
         loop.schedule(after: 0.5) { times.append(("sooner", loop.now)) }
         loop.advanceTime(by: 10)
         #expect(times.map(\.0) == ["sooner", "later"])
@@ -61,8 +65,10 @@ struct ClockTests {
         let connection = try Connection(address: bus.address)
         loop.add(connection)
         var replies: [(Result<[DBusValue], MethodError>, Double)] = []
-        try connection.callAsync(destination: "org.example.Silent", path: .root, interface: "org.example.X",
-                                 member: "Hang", timeoutMilliseconds: 300) { replies.append(($0, loop.now)) }
+        try connection.callAsync(
+            destination: "org.example.Silent", path: .root, interface: "org.example.X",
+            member: "Hang", timeoutMilliseconds: 300
+        ) { replies.append(($0, loop.now)) }
         loop.advanceTime(by: 0.299)
         #expect(replies.isEmpty, "timed out early: \(replies)")
         loop.advanceTime(by: 60)

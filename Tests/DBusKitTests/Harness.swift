@@ -4,7 +4,7 @@ import Testing
 import DBusKit
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Thread-safe list of things observed on a loop thread, read by the test.
@@ -54,7 +54,9 @@ final class LoopThread: Sendable {
     }
 
     var handle: LoopHandle {
-        guard case .ready(let handle) = shared.state.withLock({ $0 }) else { preconditionFailure("loop not ready") }
+        guard case .ready(let handle) = shared.state.withLock({ $0 }) else {
+            preconditionFailure("loop not ready")
+        }
         return handle
     }
 
@@ -66,7 +68,13 @@ final class LoopThread: Sendable {
             result.withLock { $0 = value }
         }
         var value: T?
-        guard waitUntil(timeout: 10, { value = result.withLock { $0 }; return value != nil }), let value else {
+        guard
+            waitUntil(
+                timeout: 10,
+                {
+                    value = result.withLock { $0 }; return value != nil
+                }), let value
+        else {
             throw TestFailure("loop thread did not run the job")
         }
         return value
@@ -96,32 +104,47 @@ enum TestService {
     }
 
     static func table(state: State, connection: Connection) -> InterfaceTable {
-        InterfaceTable(interface.rawValue, methods: [
-            Method("Increment", outputs: [Argument("value", "u")]) { _ throws(MethodError) in
-                state.count += 1
-                return [.uint32(state.count)]
-            },
-            Method("Echo", inputs: [Argument("text", "s")], outputs: [Argument("text", "s")]) { call throws(MethodError) in
-                [.string(try call.string(0))]
-            },
-            Method("Add", inputs: [Argument("a", "i"), Argument("b", "i")], outputs: [Argument("sum", "i")]) {
-                call throws(MethodError) in
-                [.int32(try call.int32(0) &+ call.int32(1))]
-            },
-            Method("Fail") { _ throws(MethodError) in throw MethodError(nopeError, "nope") },
-            Method("BadReply", outputs: [Argument("value", "u")]) { _ throws(MethodError) in [.string("oops")] },
-        ], properties: [
-            Property("Count", signature: "u", get: { .uint32(state.count) }),
-            Property("Label", signature: "s", access: .readWrite, get: { .string(state.label) }, set: {
-                [unowned connection] value, _ throws(MethodError) in
-                guard let text = value.asString, !text.isEmpty else { throw MethodError(.invalidArgs, "empty label") }
-                state.label = text
-                try connection.emitPropertiesChanged(path: path, interface: interface, changed: [("Label", value)])
-            }),
-            Property("Version", signature: "s", emitsChange: .const, get: { .string("1.0") }),
-        ], signals: [
-            SignalSpec("Tick", arguments: [Argument("count", "u")]),
-        ])
+        InterfaceTable(
+            interface.rawValue,
+            methods: [
+                Method("Increment", outputs: [Argument("value", "u")]) { _ throws(MethodError) in
+                    state.count += 1
+                    return [.uint32(state.count)]
+                },
+                Method("Echo", inputs: [Argument("text", "s")], outputs: [Argument("text", "s")]) {
+                    call throws(MethodError) in
+                    [.string(try call.string(0))]
+                },
+                Method(
+                    "Add", inputs: [Argument("a", "i"), Argument("b", "i")],
+                    outputs: [Argument("sum", "i")]
+                ) {
+                    call throws(MethodError) in
+                    [.int32(try call.int32(0) &+ call.int32(1))]
+                },
+                Method("Fail") { _ throws(MethodError) in throw MethodError(nopeError, "nope") },
+                Method("BadReply", outputs: [Argument("value", "u")]) { _ throws(MethodError) in
+                    [.string("oops")]
+                }
+            ],
+            properties: [
+                Property("Count", signature: "u", get: { .uint32(state.count) }),
+                Property(
+                    "Label", signature: "s", access: .readWrite, get: { .string(state.label) },
+                    set: {
+                        [unowned connection] value, _ throws(MethodError) in
+                        guard let text = value.asString, !text.isEmpty else {
+                            throw MethodError(.invalidArgs, "empty label")
+                        }
+                        state.label = text
+                        try connection.emitPropertiesChanged(
+                            path: path, interface: interface, changed: [("Label", value)])
+                    }),
+                Property("Version", signature: "s", emitsChange: .const, get: { .string("1.0") })
+            ],
+            signals: [
+                SignalSpec("Tick", arguments: [Argument("count", "u")])
+            ])
     }
 
     /// Connects to `address`, exports everything and takes the bus name; call inside `LoopThread`.
@@ -133,9 +156,13 @@ enum TestService {
         try connection.export(path: childPath, interfaces: [])
         try connection.exportSubtree(path: treePath) { path in
             guard path.rawValue.hasPrefix(treePath.rawValue + "/node") else { return nil }
-            return [InterfaceTable("org.example.Node1", properties: [
-                Property("Path", signature: "o", get: { .objectPath(path) }),
-            ])]
+            return [
+                InterfaceTable(
+                    "org.example.Node1",
+                    properties: [
+                        Property("Path", signature: "o", get: { .objectPath(path) })
+                    ])
+            ]
         }
         guard try connection.requestName(busName) else { throw TestFailure("name already taken") }
         loop.add(connection)

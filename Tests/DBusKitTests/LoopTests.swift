@@ -3,7 +3,7 @@ import Testing
 @_spi(Testing) import DBusKit
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Signals, asynchronous calls, timers and bus loss, all driven by `EventLoop`s on their own threads.
@@ -17,22 +17,33 @@ struct LoopTests {
         let received = Recorder<SignalMessage>()
         let listener = try LoopThread { loop in
             let connection = try Connection(address: address)
-            connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
-            connection.onSignal(interface: InterfaceName.properties.rawValue, member: "PropertiesChanged",
-                                path: TestService.path) { received.append($0) }
+            connection.addMatch(
+                "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
+            connection.onSignal(
+                interface: InterfaceName.properties.rawValue, member: "PropertiesChanged",
+                path: TestService.path
+            ) { received.append($0) }
             // A round trip after AddMatch guarantees the rule is active before the test goes on.
-            _ = try connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                    interface: "org.freedesktop.DBus", member: "GetId")
+            _ = try connection.call(
+                destination: "org.freedesktop.DBus",
+                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetId")
             loop.add(connection)
         }
         let client = try Connection(address: bus.address)
-        _ = try client.call(destination: TestService.busName.rawValue, path: TestService.path,
-                            interface: InterfaceName.properties.rawValue, member: "Set",
-                            arguments: [.string(TestService.interface.rawValue), .string("Label"), .variant(.string("x"))])
+        _ = try client.call(
+            destination: TestService.busName.rawValue, path: TestService.path,
+            interface: InterfaceName.properties.rawValue, member: "Set",
+            arguments: [
+                .string(TestService.interface.rawValue), .string("Label"), .variant(.string("x"))
+            ])
         #expect(waitUntil(timeout: 5) { !received.items.isEmpty })
         let signal = try #require(received.items.first)
-        #expect(signal.arguments == [.string(TestService.interface.rawValue),
-                                     .stringDict(["Label": .string("x")]), .stringArray([])])
+        #expect(
+            signal.arguments == [
+                .string(TestService.interface.rawValue),
+                .stringDict(["Label": .string("x")]), .stringArray([])
+            ])
         #expect(signal.path == TestService.path)
         #expect(signal.member == "PropertiesChanged")
         #expect(signal.sender.hasPrefix(":"))
@@ -50,12 +61,16 @@ struct LoopTests {
             let connection = try Connection(address: address)
             loop.add(connection)
             for text in ["one", "two"] {
-                try connection.callAsync(destination: TestService.busName.rawValue, path: TestService.path,
-                                         interface: TestService.interface.rawValue, member: "Echo",
-                                         arguments: [.string(text)], timeoutMilliseconds: 5000) { replies.append($0) }
+                try connection.callAsync(
+                    destination: TestService.busName.rawValue, path: TestService.path,
+                    interface: TestService.interface.rawValue, member: "Echo",
+                    arguments: [.string(text)], timeoutMilliseconds: 5000
+                ) { replies.append($0) }
             }
-            try connection.callAsync(destination: TestService.busName.rawValue, path: TestService.path,
-                                     interface: TestService.interface.rawValue, member: "Fail") { replies.append($0) }
+            try connection.callAsync(
+                destination: TestService.busName.rawValue, path: TestService.path,
+                interface: TestService.interface.rawValue, member: "Fail"
+            ) { replies.append($0) }
         }
         #expect(waitUntil(timeout: 5) { replies.items.count == 3 })
         let results = replies.items
@@ -80,8 +95,10 @@ struct LoopTests {
         let caller = try LoopThread { loop in
             let connection = try Connection(address: address)
             loop.add(connection)
-            try connection.callAsync(destination: "org.example.Silent", path: .root, interface: "org.example.X",
-                                     member: "Hang", timeoutMilliseconds: 300) { replies.append($0) }
+            try connection.callAsync(
+                destination: "org.example.Silent", path: .root, interface: "org.example.X",
+                member: "Hang", timeoutMilliseconds: 300
+            ) { replies.append($0) }
         }
         // When it times out is ClockTests' business (on a manual clock); here: that it does, on the real one.
         #expect(waitUntil(timeout: 10) { !replies.items.isEmpty })
@@ -164,12 +181,16 @@ struct LoopTests {
         }
         #expect(try service.sync { $0.connections.count } == 1)
         bus.kill()
-        #expect(waitUntil(timeout: 10) { !disconnects.items.isEmpty }, "onDisconnect did not fire within 10 s")
+        #expect(
+            waitUntil(timeout: 10) { !disconnects.items.isEmpty },
+            "onDisconnect did not fire within 10 s")
         // A dead socket left in the poll set would make poll return at once, round after round.
         let before = try service.sync { $0.wakeUps }
         Thread.sleep(forTimeInterval: 0.5)
         let after = try service.sync { $0.wakeUps }
-        #expect(after - before == 1, "the loop woke up \(after - before - 1) times on its own after the kill")
+        #expect(
+            after - before == 1, "the loop woke up \(after - before - 1) times on its own after the kill"
+        )
         #expect(disconnects.items.count == 1)
         #expect(try service.sync { $0.connections.count } == 0, "the dead connection was removed")
         service.stop()
@@ -181,8 +202,10 @@ struct LoopTests {
         let client = try Connection(address: bus.address)
         bus.kill()
         let error = methodError { () throws(MethodError) in
-            _ = try client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                interface: "org.freedesktop.DBus", member: "GetId", timeoutMilliseconds: 2000)
+            _ = try client.call(
+                destination: "org.freedesktop.DBus",
+                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetId", timeoutMilliseconds: 2000)
         }
         #expect(error != nil)
     }
@@ -200,18 +223,26 @@ struct MoreLoopTests {
             let connection = try Connection(address: address)
             connection.addMatch("type='signal',interface='org.example.Test1'")
             connection.onSignal(interface: "org.example.Test1", member: "Tick") { kept.append($0) }
-            let token = connection.onSignal(interface: "org.example.Test1", member: nil) { dropped.append($0) }
+            let token = connection.onSignal(interface: "org.example.Test1", member: nil) {
+                dropped.append($0)
+            }
             connection.cancel(token)
-            connection.onSignal(interface: "org.example.Test1", member: "Tock") { _ in Issue.record("wrong member") }
-            _ = try connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                    interface: "org.freedesktop.DBus", member: "GetId")
+            connection.onSignal(interface: "org.example.Test1", member: "Tock") { _ in
+                Issue.record("wrong member")
+            }
+            _ = try connection.call(
+                destination: "org.freedesktop.DBus",
+                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetId")
             loop.add(connection)
         }
         let emitter = try Connection(address: bus.address)
-        try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
-                               arguments: [.uint32(7)], as: .event)
+        try emitter.emitSignal(
+            path: TestService.path, interface: TestService.interface, member: "Tick",
+            arguments: [.uint32(7)], as: .event)
         // Nothing is sent for an empty change set.
-        try emitter.emitPropertiesChanged(path: TestService.path, interface: TestService.interface, changed: [])
+        try emitter.emitPropertiesChanged(
+            path: TestService.path, interface: TestService.interface, changed: [])
         emitter.flush()
         #expect(waitUntil(timeout: 5) { !kept.items.isEmpty })
         #expect(kept.items.first?.arguments == [.uint32(7)])
@@ -225,19 +256,23 @@ struct MoreLoopTests {
         let bus = try startBus()
         let client = try Connection(address: bus.address)
         let error = methodError { () throws(MethodError) in
-            try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
-                                  arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
+            try client.emitSignal(
+                path: .root, interface: TestService.interface, member: "Tick",
+                arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
         }
         #expect(error?.name == .invalidArgs)
         let badMember = methodError { () throws(MethodError) in
-            try client.emitSignal(path: .root, interface: TestService.interface, member: "not a member", as: .event)
+            try client.emitSignal(
+                path: .root, interface: TestService.interface, member: "not a member", as: .event)
         }
         #expect(badMember?.name == .invalidArgs)
     }
 
     @Test("connecting to a missing bus throws libdbus's error")
     func noServer() {
-        let error = methodError { () throws(MethodError) in _ = try Connection(address: "unix:path=/nonexistent/ss-bus") }
+        let error = methodError { () throws(MethodError) in
+            _ = try Connection(address: "unix:path=/nonexistent/ss-bus")
+        }
         #expect(error?.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.") == true)
         let bad = methodError { () throws(MethodError) in _ = try Connection(address: "nonsense") }
         #expect(bad != nil)
@@ -269,23 +304,28 @@ struct MoreLoopTests {
         defer { try? FileManager.default.removeItem(atPath: services) }
         let marker = services + "/activated.env"
         try """
-            [D-BUS Service]
-            Name=org.example.Activated
-            Exec=/bin/sh -c 'env > \(marker); exit 3'
+        [D-BUS Service]
+        Name=org.example.Activated
+        Exec=/bin/sh -c 'env > \(marker); exit 3'
 
-            """.write(toFile: services + "/org.example.Activated.service", atomically: true, encoding: .utf8)
+        """.write(toFile: services + "/org.example.Activated.service", atomically: true, encoding: .utf8)
         let bus = try PrivateSessionBus(serviceDirectories: [services])
         let client = try Connection(address: bus.address)
         // The helper records its environment and fails, so the call fails at once, but it was started.
         let error = methodError { () throws(MethodError) in
-            _ = try client.call(destination: "org.example.Activated", path: .root, interface: "org.example.X",
-                                member: "Y", timeoutMilliseconds: 5000)
+            _ = try client.call(
+                destination: "org.example.Activated", path: .root, interface: "org.example.X",
+                member: "Y", timeoutMilliseconds: 5000)
         }
-        #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.Spawn.ChildExited", "\(String(describing: error))")
+        #expect(
+            error?.name.rawValue == "org.freedesktop.DBus.Error.Spawn.ChildExited",
+            "\(String(describing: error))")
         #expect(waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: marker) })
         let environment = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
-        #expect(environment.contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)") || environment.contains("DBUS_STARTER_ADDRESS="),
-                "\(environment)")
+        #expect(
+            environment.contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)")
+                || environment.contains("DBUS_STARTER_ADDRESS="),
+            "\(environment)")
     }
 }
 

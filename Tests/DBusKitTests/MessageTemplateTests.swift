@@ -24,8 +24,11 @@ struct MessageTemplateTests {
         #expect(key([.double(0.0)]) != key([.double(-0.0)]), "0.0 and -0.0 differ on the wire")
         #expect(key([.double(.nan)]) == key([.double(.nan)]), "the same NaN is the same message")
         #expect(key([.variant(.double(0.0))]) != key([.variant(.double(-0.0))]))
-        #expect(key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])])
-                == key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])]))
+        #expect(
+            key([.array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])])
+                == key([
+                    .array(elementSignature: "{sv}", [.dictEntry(.string("a"), .variant(.uint32(1)))])
+                ]))
         #expect(key([.string("ab")]) != key([.string("ba")]), "same length, other text")
         #expect(key([.string("\u{E9}")]) != key([.string("e\u{301}")]), "canonically equal, other bytes")
         #expect(key([.variant(.string("\u{E9}"))]) != key([.variant(.string("e\u{301}"))]))
@@ -41,10 +44,15 @@ struct MessageTemplateTests {
         #expect(reply([.uint32(1)], ":1.5") != reply([.uint32(1)], ":1.6"), "another caller")
         #expect(reply([.uint32(1)], ":1.5") != reply([.uint32(1)], nil), "addressed or not")
         #expect(reply([.uint32(1)], nil) != reply([.uint32(2)], nil))
-        #expect(reply([.string("a")], "b") != reply([.string("ab")], ""), "the body ends where its count says")
-        #expect(key([.array(elementSignature: "u", [.uint32(1)]), .array(elementSignature: "u", [])])
+        #expect(
+            reply([.string("a")], "b") != reply([.string("ab")], ""),
+            "the body ends where its count says")
+        #expect(
+            key([.array(elementSignature: "u", [.uint32(1)]), .array(elementSignature: "u", [])])
                 != key([.array(elementSignature: "u", []), .array(elementSignature: "u", [.uint32(1)])]))
-        #expect(key([.structure([.string("a"), .string("b")])]) != key([.structure([.string("ab"), .string("")])]))
+        #expect(
+            key([.structure([.string("a"), .string("b")])])
+                != key([.structure([.string("ab"), .string("")])]))
     }
 
     @Test("a member that only looks like a kept one is validated, not copied")
@@ -53,7 +61,8 @@ struct MessageTemplateTests {
         let client = try Connection(address: bus.address)
         try client.emitSignal(path: .root, interface: TestService.interface, member: "Kick", as: .event)
         let error = methodError { () throws(MethodError) in
-            try client.emitSignal(path: .root, interface: TestService.interface, member: "\u{212A}ick", as: .event)  // KELVIN SIGN
+            try client.emitSignal(
+                path: .root, interface: TestService.interface, member: "\u{212A}ick", as: .event)  // KELVIN SIGN
         }
         #expect(error?.name == .invalidArgs)
     }
@@ -73,15 +82,21 @@ struct MessageTemplateTests {
     func lookup() throws {
         var templates = MessageTemplates()
         func tick(_ n: Int) throws(MethodError) -> Message {
-            let message = try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
+            let message = try Message.signal(
+                path: .root, interface: TestService.interface, member: "Tick")
             try message.append([.uint32(UInt32(n))])
             return message
         }
-        for n in 0..<MessageTemplates.capacity { _ = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in try tick(n) } }
+        for n in 0..<MessageTemplates.capacity {
+            _ = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in
+                try tick(n)
+            }
+        }
         #expect(templates.count == MessageTemplates.capacity)
         for n in (0..<MessageTemplates.capacity).reversed() {
             var built = false
-            let copy = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) { () throws(MethodError) in
+            let copy = try templates.message(keyedBy: tickKey([.uint32(UInt32(n))])) {
+                () throws(MethodError) in
                 built = true
                 return try tick(-1)
             }
@@ -89,19 +104,30 @@ struct MessageTemplateTests {
             #expect(try copy.arguments() == [.uint32(UInt32(n))])
         }
         // Written in place: a key written again for another message finds that one, not the last.
-        let first = try templates.message(keyedBy: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
-                                                                 body: [.uint32(3)]) }) { () throws(MethodError) in try tick(-1) }
+        let first = try templates.message(keyedBy: {
+            $0.writeSignal(
+                path: "/a", interface: "org.example.Test1", member: "Tick",
+                body: [.uint32(3)])
+        }) { () throws(MethodError) in try tick(-1) }
         #expect(try first.arguments() == [.uint32(3)])
-        let second = try templates.message(keyedBy: { $0.writeMethodReturn(body: [.uint32(3)], destination: nil) }) { () throws(MethodError) in try tick(99) }
-        #expect(try second.arguments() == [.uint32(99)], "a method return is not the signal with the same body")
+        let second = try templates.message(keyedBy: {
+            $0.writeMethodReturn(body: [.uint32(3)], destination: nil)
+        }) { () throws(MethodError) in try tick(99) }
+        #expect(
+            try second.arguments() == [.uint32(99)],
+            "a method return is not the signal with the same body")
         // Keys longer than the writer's first buffer: it grows, and they still match byte for byte.
         let long = String(repeating: "x", count: 3000)
         #expect(key([.string(long)]) == key([.string(long)]))
         #expect(key([.string(long)]) != key([.string(long.dropLast() + "y")]))
         for text in [long, long + "y", long] {
-            let copy = try templates.message(keyedBy: { $0.writeSignal(path: "/a", interface: "org.example.Test1", member: "Tick",
-                                                                    body: [.string(text)]) }) { () throws(MethodError) in
-                let message = try Message.signal(path: .root, interface: TestService.interface, member: "Tick")
+            let copy = try templates.message(keyedBy: {
+                $0.writeSignal(
+                    path: "/a", interface: "org.example.Test1", member: "Tick",
+                    body: [.string(text)])
+            }) { () throws(MethodError) in
+                let message = try Message.signal(
+                    path: .root, interface: TestService.interface, member: "Tick")
                 try message.append([.string(text)])
                 return message
             }
@@ -118,8 +144,9 @@ struct MessageTemplateTests {
         }
         for _ in 0..<2 {
             let error = methodError { () throws(MethodError) in
-                try client.emitSignal(path: .root, interface: TestService.interface, member: "Tick",
-                                      arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
+                try client.emitSignal(
+                    path: .root, interface: TestService.interface, member: "Tick",
+                    arguments: [.array(elementSignature: "u", [.string("x")])], as: .event)
             }
             #expect(error?.name == .invalidArgs)
         }
@@ -131,9 +158,11 @@ struct MessageTemplateTests {
         let bus = try startBus()
         let client = try Connection(address: bus.address)
         let interface = TestService.interface
-        try client.emitPropertiesChanged(path: TestService.path, interface: interface, changed: [], invalidated: ["Size"])
-        try client.emitSignal(path: TestService.path, interface: .properties, member: "PropertiesChanged",
-                              arguments: [.string(interface.rawValue), .uint32(0), .string("Size")], as: .state)
+        try client.emitPropertiesChanged(
+            path: TestService.path, interface: interface, changed: [], invalidated: ["Size"])
+        try client.emitSignal(
+            path: TestService.path, interface: .properties, member: "PropertiesChanged",
+            arguments: [.string(interface.rawValue), .uint32(0), .string("Size")], as: .state)
         #expect(client.templates.count == 2)
     }
 
@@ -148,15 +177,18 @@ struct MessageTemplateTests {
             connection.onSignal(interface: "org.example.Test1", member: "Tick") { signal in
                 if case .double(let value)? = signal.arguments.first { seen.append(value.bitPattern) }
             }
-            _ = try connection.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                    interface: "org.freedesktop.DBus", member: "GetId")
+            _ = try connection.call(
+                destination: "org.freedesktop.DBus",
+                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetId")
             loop.add(connection)
         }
         let emitter = try Connection(address: bus.address)
         let sent: [Double] = [0.0, -0.0, 0.0, 2.0, 2.0, -0.0]
         for value in sent {
-            try emitter.emitSignal(path: TestService.path, interface: TestService.interface, member: "Tick",
-                                   arguments: [.double(value)], as: .state)
+            try emitter.emitSignal(
+                path: TestService.path, interface: TestService.interface, member: "Tick",
+                arguments: [.double(value)], as: .state)
         }
         emitter.flush()
         #expect(waitUntil(timeout: 5) { seen.items.count == sent.count })
@@ -176,9 +208,10 @@ struct MessageTemplateTests {
         // reply addressed to the other caller, or carrying an earlier call's serial, never arrives.
         for round in 0..<3 {
             for client in [first, second, second, first] {
-                let answer = try client.call(destination: TestService.busName.rawValue, path: TestService.path,
-                                             interface: TestService.interface.rawValue, member: "Echo",
-                                             arguments: [.string("same")], timeoutMilliseconds: 5000)
+                let answer = try client.call(
+                    destination: TestService.busName.rawValue, path: TestService.path,
+                    interface: TestService.interface.rawValue, member: "Echo",
+                    arguments: [.string("same")], timeoutMilliseconds: 5000)
                 #expect(answer == [.string("same")], "round \(round)")
             }
         }

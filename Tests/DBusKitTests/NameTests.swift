@@ -12,7 +12,9 @@ struct NameTests {
     @Test("valid bus names", arguments: [":1.42", "org.example.Test", "a.b", "org.example._x-y"])
     func validBusName(_ text: String) { #expect(BusName(rawValue: text) != nil) }
 
-    @Test("invalid bus names", arguments: ["", "org", ".a.b", "a..b", "1a.b", "org.example.Test.", "a b.c"])
+    @Test(
+        "invalid bus names", arguments: ["", "org", ".a.b", "a..b", "1a.b", "org.example.Test.", "a b.c"]
+    )
     func invalidBusName(_ text: String) { #expect(BusName(rawValue: text) == nil) }
 
     @Test("valid interface names", arguments: ["org.freedesktop.DBus.Properties", "a.b", "a_1.B2"])
@@ -37,7 +39,7 @@ struct NameTests {
             (.noReply, "org.freedesktop.DBus.Error.NoReply"),
             (.serviceUnknown, "org.freedesktop.DBus.Error.ServiceUnknown"),
             (.nameHasNoOwner, "org.freedesktop.DBus.Error.NameHasNoOwner"),
-            (.timeout, "org.freedesktop.DBus.Error.Timeout"),
+            (.timeout, "org.freedesktop.DBus.Error.Timeout")
         ]
         for (name, text) in expected {
             #expect(name.rawValue == text)

@@ -13,8 +13,9 @@ struct NameWatchTests {
         loop.add(watcher)
         var seen: [String?] = []
         let watch = watcher.watchNameOwner("org.example.Watched") { seen.append($0) }
-        _ = try watcher.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                             interface: "org.freedesktop.DBus", member: "GetId")  // the match is in place after this
+        _ = try watcher.call(
+            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+            interface: "org.freedesktop.DBus", member: "GetId")  // the match is in place after this
 
         let owner = try Connection(address: bus.address)
         #expect(try owner.requestName(BusName(rawValue: "org.example.Other")!))

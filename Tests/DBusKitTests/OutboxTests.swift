@@ -42,14 +42,17 @@ private func error(_ serial: UInt32, to client: String) -> Message {
 }
 
 private func signal(_ member: String, _ detail: String = "") -> Message {
-    let message = try! Message.signal(path: ObjectPath(rawValue: "/a")!, interface: InterfaceName(rawValue: "org.example.A")!, member: member)
+    let message = try! Message.signal(
+        path: ObjectPath(rawValue: "/a")!, interface: InterfaceName(rawValue: "org.example.A")!,
+        member: member)
     try! message.append([.string(detail)])
     return message
 }
 
 /// Small limits, so that each rule is reached with a few messages.
 private let limits = OutboxLimits(
-    backlogLimit: 1000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 300, floodLaneLimit: 100,
+    backlogLimit: 1000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 300,
+    floodLaneLimit: 100,
     waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4, maximumHeldPerClient: 2,
     smallSocketBuffer: 4096, messagesPerRound: 16)
 
@@ -87,18 +90,22 @@ final class OutboxTests {
         outbox.submit(reply(1, to: ":1.5"), as: .reply, to: wire)
         outbox.submit(signal("Changed"), as: .signal(.state), to: wire)
         outbox.submit(error(2, to: ":1.5"), as: .error, to: wire)
-        _ = outbox.endGroup(undone: MethodError(.failed, "not saved"), answeringWithErrors: true, to: wire)
+        _ = outbox.endGroup(
+            undone: MethodError(.failed, "not saved"), answeringWithErrors: true, to: wire)
         #expect(wire.take() == [":1.5:1!", ":1.5:2!"])
     }
 
-    @Test("on a connection that never answers with an error, an undone return goes as it was or as its undone reply")
+    @Test(
+        "on a connection that never answers with an error, an undone return goes as it was or as its undone reply"
+    )
     func undoneWithoutErrors() throws {
         outbox.beginGroup()
         let marked = reply(1, to: ":1.5")
         marked.undone = ("Set", [.string("unchanged")])
         outbox.submit(marked, as: .reply, to: wire)
         outbox.submit(reply(2, to: ":1.5"), as: .reply, to: wire)
-        let answered = outbox.endGroup(undone: MethodError(.failed, "not saved"), answeringWithErrors: false, to: wire)
+        let answered = outbox.endGroup(
+            undone: MethodError(.failed, "not saved"), answeringWithErrors: false, to: wire)
         #expect(answered == ["Set"])
         #expect(wire.take() == [":1.5:1", ":1.5:2"])
     }
@@ -157,14 +164,17 @@ final class OutboxTests {
         wire.queuedBytes = 0
         wire.bytesPerMessage = 150
         outbox.handWaiting(to: wire)
-        #expect(wire.take() == [":1.9:1", ":1.5:5", ":1.9:2"], "in turn, while the queue is at most laneLimit")
+        #expect(
+            wire.take() == [":1.9:1", ":1.5:5", ":1.9:2"],
+            "in turn, while the queue is at most laneLimit")
     }
 
     @Test("a sender with waitingCallsPerSender replies waiting is refused, after its replies")
     func refusal() {
         outbox.afterRound(queuedBytes: 1001)
         for serial: UInt32 in 1...3 { outbox.submit(reply(serial, to: ":1.9"), as: .reply, to: wire) }
-        let refused = outbox.refuses(serial: 4, from: ":1.9"), other = outbox.refuses(serial: 7, from: ":1.5")
+        let refused = outbox.refuses(serial: 4, from: ":1.9"),
+            other = outbox.refuses(serial: 7, from: ":1.5")
         #expect(refused && !other)
         outbox.afterRound(queuedBytes: 1001)
         #expect(outbox.wantsSmallSocketBuffer, "small while a sender is refused")
@@ -201,7 +211,9 @@ final class OutboxTests {
 
     // MARK: Rule 4, merged state
 
-    @Test("while backed up, state signals are merged by key, sent in the order of their latest at half the limit")
+    @Test(
+        "while backed up, state signals are merged by key, sent in the order of their latest at half the limit"
+    )
     func mergedState() {
         outbox.afterRound(queuedBytes: 1001)
         outbox.submit(signal("Value", "1"), as: .signal(.state), to: wire)
@@ -244,10 +256,14 @@ final class OutboxTests {
         #expect(outbox.heldSignalCount == 1)
         wire.queuedBytes = 0
         outbox.handWaiting(to: wire)
-        #expect(wire.take() == ["Value 1", ":1.5:1"], "while replies wait in lanes, the held signals go first, once a round")
+        #expect(
+            wire.take() == ["Value 1", ":1.5:1"],
+            "while replies wait in lanes, the held signals go first, once a round")
     }
 
-    @Test("while replies wait in lanes, state signals are merged even with a short queue, and go once a round ahead of the lanes")
+    @Test(
+        "while replies wait in lanes, state signals are merged even with a short queue, and go once a round ahead of the lanes"
+    )
     func mergedDuringLanes() {
         outbox.afterRound(queuedBytes: OutboxLimits.standard.lanesEngageLimit + 1)
         outbox.submit(reply(1, to: ":1.5"), as: .reply, to: wire)
@@ -264,7 +280,8 @@ final class OutboxTests {
 
     // MARK: After a round
 
-    @Test("reading pauses past readingPauseLimit or the lanes' counts, and resumes when both are at half")
+    @Test(
+        "reading pauses past readingPauseLimit or the lanes' counts, and resumes when both are at half")
     func pause() {
         outbox.afterRound(queuedBytes: 4001)
         #expect(outbox.pausesReading && outbox.isBackedUp)
@@ -272,28 +289,34 @@ final class OutboxTests {
         #expect(outbox.pausesReading)
         outbox.afterRound(queuedBytes: 2000)
         #expect(!outbox.pausesReading)
-        for serial: UInt32 in 1...9 { outbox.submit(reply(serial, to: ":1.\(serial)"), as: .reply, to: wire) }
+        for serial: UInt32 in 1...9 {
+            outbox.submit(reply(serial, to: ":1.\(serial)"), as: .reply, to: wire)
+        }
         outbox.afterRound(queuedBytes: 1001)
         #expect(outbox.pausesReading, "more than laneMessageLimit replies wait")
         wire.queuedBytes = 0
         wire.bytesPerMessage = 60
         outbox.handWaiting(to: wire)
         outbox.afterRound(queuedBytes: 0)
-        #expect(!outbox.pausesReading && outbox.isBackedUp, "the lanes are at half; replies still wait in them")
+        #expect(
+            !outbox.pausesReading && outbox.isBackedUp,
+            "the lanes are at half; replies still wait in them")
     }
 
     @Test("limits that break an invariant stop the program when they are made (a programming error)")
     func limitsChecked() async {
         _ = OutboxLimits.standard
         await #expect(processExitsWith: .failure) {
-            _ = OutboxLimits(backlogLimit: 4000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 300,
-                             floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
-                             maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
+            _ = OutboxLimits(
+                backlogLimit: 4000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 300,
+                floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
+                maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
         }
         await #expect(processExitsWith: .failure) {
-            _ = OutboxLimits(backlogLimit: 1000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 2000,
-                             floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
-                             maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
+            _ = OutboxLimits(
+                backlogLimit: 1000, readingPauseLimit: 4000, lanesEngageLimit: 1000, laneLimit: 2000,
+                floodLaneLimit: 100, waitingCallsPerSender: 3, laneMessageLimit: 8, laneRefusalLimit: 4,
+                maximumHeldPerClient: 2, smallSocketBuffer: 4096, messagesPerRound: 16)
         }
     }
 

@@ -6,7 +6,9 @@ import Testing
 /// start-up), against a real dbus-daemon.
 @Suite("Hello and RequestName together")
 struct RegistrationTests {
-    @Test("the connection has its unique name, owns the name, and serves calls; a second one is refused the name")
+    @Test(
+        "the connection has its unique name, owns the name, and serves calls; a second one is refused the name"
+    )
     func registeredOwnsTheName() throws {
         let bus = try PrivateSessionBus()
         let name = BusName(rawValue: "org.example.Pipelined")!
@@ -30,8 +32,9 @@ struct RegistrationTests {
     @Test("a bus that is not there is an error of the connection, not of the name")
     func noBus() throws {
         #expect(throws: MethodError.self) {
-            _ = try Connection.registered(address: "unix:path=/nonexistent/snapsize-test-bus",
-                                          requesting: BusName(rawValue: "org.example.Pipelined")!)
+            _ = try Connection.registered(
+                address: "unix:path=/nonexistent/snapsize-test-bus",
+                requesting: BusName(rawValue: "org.example.Pipelined")!)
         }
     }
 }

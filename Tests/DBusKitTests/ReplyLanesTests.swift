@@ -6,7 +6,8 @@ import Testing
 @Suite("Replies waiting per destination")
 struct ReplyLanesTests {
     private func reply(_ serial: UInt32, to destination: String) -> Message {
-        Message.refusal(answering: serial, destination: destination, MethodError(.failed, "reply \(serial)"))
+        Message.refusal(
+            answering: serial, destination: destination, MethodError(.failed, "reply \(serial)"))
     }
 
     /// Takes everything, as "destination:serial" (a refusal as "destination:!serial").
@@ -46,7 +47,9 @@ struct ReplyLanesTests {
         lanes.refuse(serial: 3, of: ":1.9")
         _ = lanes.takeNext()
         _ = lanes.takeNext()
-        #expect(lanes.waiting(for: ":1.9") == 1 && lanes.refuses(":1.9", limit: 2), "one refusal still waits")
+        #expect(
+            lanes.waiting(for: ":1.9") == 1 && lanes.refuses(":1.9", limit: 2), "one refusal still waits"
+        )
         _ = lanes.takeNext()
         #expect(lanes.isEmpty && !lanes.refuses(":1.9", limit: 2))
     }
@@ -57,7 +60,9 @@ struct ReplyLanesTests {
         for serial in 0..<10_000 { lanes.refuse(serial: UInt32(serial), of: ":1.9") }
         for _ in 0..<9_990 { _ = lanes.takeNext() }
         #expect(lanes.waiting(for: ":1.9") == 10 && lanes.refusalCount == 10)
-        #expect(lanes.storedRefusals(for: ":1.9") < 3_000, "taken serials are dropped once they are most of the lane")
+        #expect(
+            lanes.storedRefusals(for: ":1.9") < 3_000,
+            "taken serials are dropped once they are most of the lane")
         guard case .refusal(let serial, _) = lanes.takeNext() else {
             Issue.record("no refusal left")
             return

@@ -17,14 +17,21 @@ struct ServiceTests {
         client = try Connection(address: bus.address)
     }
 
-    private func call(_ member: String, _ arguments: [DBusValue] = [], interface: String? = TestService.interface.rawValue,
-                      path: ObjectPath = TestService.path) throws(MethodError) -> [DBusValue] {
-        try client.call(destination: TestService.busName.rawValue, path: path, interface: interface, member: member,
-                        arguments: arguments, timeoutMilliseconds: 5000)
+    private func call(
+        _ member: String, _ arguments: [DBusValue] = [],
+        interface: String? = TestService.interface.rawValue,
+        path: ObjectPath = TestService.path
+    ) throws(MethodError) -> [DBusValue] {
+        try client.call(
+            destination: TestService.busName.rawValue, path: path, interface: interface, member: member,
+            arguments: arguments, timeoutMilliseconds: 5000)
     }
 
-    private func properties(_ member: String, _ arguments: [DBusValue], path: ObjectPath = TestService.path)
-        throws(MethodError) -> [DBusValue] {
+    private func properties(
+        _ member: String, _ arguments: [DBusValue], path: ObjectPath = TestService.path
+    )
+        throws(MethodError) -> [DBusValue]
+    {
         try call(member, arguments, interface: InterfaceName.properties.rawValue, path: path)
     }
 
@@ -34,7 +41,8 @@ struct ServiceTests {
         #expect(try call("Increment") == [.uint32(2)])
         #expect(try call("Echo", [.string("héllo wörld")]) == [.string("héllo wörld")])
         #expect(try call("Add", [.int32(40), .int32(2)]) == [.int32(42)])
-        #expect(try call("Increment", interface: nil) == [.uint32(3)], "no interface: found by member name")
+        #expect(
+            try call("Increment", interface: nil) == [.uint32(3)], "no interface: found by member name")
         #expect(!client.uniqueName.isEmpty)
     }
 
@@ -50,7 +58,9 @@ struct ServiceTests {
     func unknowns() {
         let unknownMethod = methodError { () throws(MethodError) in _ = try call("Bogus") }
         #expect(unknownMethod?.name == .unknownMethod)
-        let unknownInterface = methodError { () throws(MethodError) in _ = try call("Echo", interface: "org.example.Nope1") }
+        let unknownInterface = methodError { () throws(MethodError) in
+            _ = try call("Echo", interface: "org.example.Nope1")
+        }
         #expect(unknownInterface?.name == .unknownInterface)
         let unknownObject = methodError { () throws(MethodError) in
             _ = try call("Increment", path: ObjectPath(rawValue: "/org/example/Nowhere")!)
@@ -61,11 +71,13 @@ struct ServiceTests {
         }
         #expect(unknownProperty?.name == .unknownProperty)
         let readOnly = methodError { () throws(MethodError) in
-            _ = try properties("Set", [.string(TestService.interface.rawValue), .string("Count"), .variant(.uint32(9))])
+            _ = try properties(
+                "Set", [.string(TestService.interface.rawValue), .string("Count"), .variant(.uint32(9))])
         }
         #expect(readOnly?.name == .propertyReadOnly)
         let wrongType = methodError { () throws(MethodError) in
-            _ = try properties("Set", [.string(TestService.interface.rawValue), .string("Label"), .variant(.uint32(9))])
+            _ = try properties(
+                "Set", [.string(TestService.interface.rawValue), .string("Label"), .variant(.uint32(9))])
         }
         #expect(wrongType?.name == .invalidArgs)
         let propertiesOfUnknownInterface = methodError { () throws(MethodError) in
@@ -81,7 +93,9 @@ struct ServiceTests {
         let bad = methodError { () throws(MethodError) in _ = try call("BadReply") }
         #expect(bad?.name == .failed)
         let setterError = methodError { () throws(MethodError) in
-            _ = try properties("Set", [.string(TestService.interface.rawValue), .string("Label"), .variant(.string(""))])
+            _ = try properties(
+                "Set", [.string(TestService.interface.rawValue), .string("Label"), .variant(.string(""))]
+            )
         }
         #expect(setterError?.name == .invalidArgs)
     }
@@ -108,16 +122,26 @@ struct ServiceTests {
 
     @Test("Introspect lists tables, standard interfaces and children")
     func introspect() throws {
-        let xml = try call("Introspect", interface: InterfaceName.introspectable.rawValue).first?.asString ?? ""
-        #expect(xml.hasPrefix("<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\""))
-        for needle in ["<interface name=\"org.example.Test1\">", "<interface name=\"org.freedesktop.DBus.Properties\">",
-                       "<interface name=\"org.freedesktop.DBus.Introspectable\">",
-                       "<interface name=\"org.freedesktop.DBus.Peer\">", "<method name=\"Increment\">",
-                       "<signal name=\"Tick\">", "<node name=\"child\"/>"] {
+        let xml =
+            try call("Introspect", interface: InterfaceName.introspectable.rawValue).first?.asString
+            ?? ""
+        #expect(
+            xml.hasPrefix(
+                "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\""))
+        for needle in [
+            "<interface name=\"org.example.Test1\">",
+            "<interface name=\"org.freedesktop.DBus.Properties\">",
+            "<interface name=\"org.freedesktop.DBus.Introspectable\">",
+            "<interface name=\"org.freedesktop.DBus.Peer\">", "<method name=\"Increment\">",
+            "<signal name=\"Tick\">", "<node name=\"child\"/>"
+        ] {
             #expect(xml.contains(needle), "missing \(needle)")
         }
-        let parent = try call("Introspect", interface: InterfaceName.introspectable.rawValue,
-                              path: ObjectPath(rawValue: "/org/example")!).first?.asString ?? ""
+        let parent =
+            try call(
+                "Introspect", interface: InterfaceName.introspectable.rawValue,
+                path: ObjectPath(rawValue: "/org/example")!
+            ).first?.asString ?? ""
         #expect(parent.contains("<node name=\"Test\"/>"))
         #expect(parent.contains("<node name=\"Tree\"/>"))
         #expect(!parent.contains("<interface"), "nothing is exported at /org/example itself")
@@ -129,17 +153,22 @@ struct ServiceTests {
         let value = try properties("Get", [.string("org.example.Node1"), .string("Path")], path: node)
         #expect(value == [.variant(.objectPath(node))])
         let missing = methodError { () throws(MethodError) in
-            _ = try properties("GetAll", [.string("org.example.Node1")], path: ObjectPath(rawValue: "/org/example/Tree/other")!)
+            _ = try properties(
+                "GetAll", [.string("org.example.Node1")],
+                path: ObjectPath(rawValue: "/org/example/Tree/other")!)
         }
         #expect(missing?.name == .unknownObject)
     }
 
-    @Test("calls alternating between objects and interfaces each reach their own (the last path and interface are kept)")
+    @Test(
+        "calls alternating between objects and interfaces each reach their own (the last path and interface are kept)"
+    )
     func alternating() throws {
         let node = ObjectPath(rawValue: "/org/example/Tree/node7")!
         for round in 1...3 {
             #expect(try call("Increment") == [.uint32(UInt32(round))])
-            #expect(try properties("Get", [.string("org.example.Node1"), .string("Path")], path: node)
+            #expect(
+                try properties("Get", [.string("org.example.Node1"), .string("Path")], path: node)
                     == [.variant(.objectPath(node))])
             let elsewhere = methodError { () throws(MethodError) in
                 _ = try call("Increment", path: ObjectPath(rawValue: "/org/example/Tes")!)
@@ -147,7 +176,9 @@ struct ServiceTests {
             #expect(elsewhere?.name == .unknownObject, "a prefix of the last path is another path")
         }
         var recent = RecentString()
-        for (text, expected) in [("/a", "/a"), ("/a", "/a"), ("/ab", "/ab"), ("/a", "/a"), ("", ""), ("é", "é")] {
+        for (text, expected) in [
+            ("/a", "/a"), ("/a", "/a"), ("/ab", "/ab"), ("/a", "/a"), ("", ""), ("é", "é")
+        ] {
             #expect(text.withCString { recent.string($0) } == expected)
         }
     }
@@ -159,7 +190,8 @@ struct ServiceTests {
         #expect(try client.requestName(mine) == true)
         #expect(try client.releaseName(mine) == true)
         let error = methodError { () throws(MethodError) in
-            _ = try client.call(destination: "org.example.NobodyHere", path: .root, interface: "a.b", member: "C")
+            _ = try client.call(
+                destination: "org.example.NobodyHere", path: .root, interface: "a.b", member: "C")
         }
         #expect(error?.name == .serviceUnknown)
     }

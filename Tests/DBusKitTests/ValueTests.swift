@@ -21,9 +21,13 @@ struct ValueTests {
         .variant(.variant(.uint64(9))),
         .stringDict(["b": .uint32(2), "a": .string("one")]),
         .stringStringDict(["toolkit": "snapsize"]),
-        .array(elementSignature: "{ua(so)}", [
-            .dictEntry(.uint32(1), .array(elementSignature: "(so)", [.structure([.string("n"), .objectPath(.root)])])),
-        ]),
+        .array(
+            elementSignature: "{ua(so)}",
+            [
+                .dictEntry(
+                    .uint32(1),
+                    .array(elementSignature: "(so)", [.structure([.string("n"), .objectPath(.root)])]))
+            ])
     ]
 
     @Test("one value round-trips", arguments: samples)
@@ -39,16 +43,18 @@ struct ValueTests {
         #expect(try Message.roundTrip([]) == [])
     }
 
-    @Test("malformed values are rejected before libdbus sees them", arguments: [
-        DBusValue.array(elementSignature: "u", [.string("not a u")]),
-        .dictEntry(.string("k"), .string("v")),
-        .array(elementSignature: "{vs}", [.dictEntry(.variant(.int32(1)), .string("x"))]),
-        .structure([]),
-        .string("nul\u{0}inside"),
-        .signature("a{"),
-        .variant(.dictEntry(.string("k"), .string("v"))),
-        .array(elementSignature: "uu", []),
-    ])
+    @Test(
+        "malformed values are rejected before libdbus sees them",
+        arguments: [
+            DBusValue.array(elementSignature: "u", [.string("not a u")]),
+            .dictEntry(.string("k"), .string("v")),
+            .array(elementSignature: "{vs}", [.dictEntry(.variant(.int32(1)), .string("x"))]),
+            .structure([]),
+            .string("nul\u{0}inside"),
+            .signature("a{"),
+            .variant(.dictEntry(.string("k"), .string("v"))),
+            .array(elementSignature: "uu", [])
+        ])
     func malformed(_ value: DBusValue) {
         let error = methodError { () throws(MethodError) in _ = try Message.roundTrip([value]) }
         #expect(error?.name == .invalidArgs)

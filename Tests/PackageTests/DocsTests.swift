@@ -16,7 +16,8 @@ struct DocsTests {
         return ["README.md", "Benchmarks/PERFORMANCE-LOG.md"] + docs
     }
 
-    @Test("every relative link in README.md, docs/*.md and the performance log resolves, anchors included")
+    @Test(
+        "every relative link in README.md, docs/*.md and the performance log resolves, anchors included")
     func linksResolve() throws {
         let documents = try Self.documents()
         #expect(documents.count > 3, "found only \(documents) under \(repositoryRoot)")
@@ -28,16 +29,27 @@ struct DocsTests {
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                 let path = String(parts[0]), anchor = parts.count > 1 ? String(parts[1]) : nil
                 let folder = (document as NSString).deletingLastPathComponent
-                let target = path.isEmpty ? document : ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+                let target =
+                    path.isEmpty
+                    ? document
+                    : ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
                 var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: repositoryRoot + "/" + target, isDirectory: &isFolder) else {
+                guard
+                    FileManager.default.fileExists(
+                        atPath: repositoryRoot + "/" + target, isDirectory: &isFolder)
+                else {
                     Issue.record("\(document): the link \(link) names \(target), which does not exist")
                     continue
                 }
                 guard let anchor else { continue }
-                #expect(!isFolder.boolValue && target.hasSuffix(".md"), "\(document): \(link): an anchor in a file that is not Markdown")
-                let headings = Markdown.anchors(in: try String(contentsOfFile: repositoryRoot + "/" + target, encoding: .utf8))
-                #expect(headings.contains(anchor), "\(document): \(link): \(target) has no heading #\(anchor)")
+                #expect(
+                    !isFolder.boolValue && target.hasSuffix(".md"),
+                    "\(document): \(link): an anchor in a file that is not Markdown")
+                let headings = Markdown.anchors(
+                    in: try String(contentsOfFile: repositoryRoot + "/" + target, encoding: .utf8))
+                #expect(
+                    headings.contains(anchor),
+                    "\(document): \(link): \(target) has no heading #\(anchor)")
             }
         }
         #expect(checked > 20, "only \(checked) links found: is the link pattern still right?")
@@ -47,7 +59,10 @@ struct DocsTests {
     func readmeHasNoFigures() throws {
         let text = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
         let found = MeasuredFigure.occurrences(in: text).map { "README.md:\($0.line): \($0.figure)" }
-        #expect(found.isEmpty, "measurements go to Benchmarks/PERFORMANCE-LOG.md (the latest table to docs/PERFORMANCE.md):\n\(found.joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "measurements go to Benchmarks/PERFORMANCE-LOG.md (the latest table to docs/PERFORMANCE.md):\n\(found.joined(separator: "\n"))"
+        )
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(lines <= 150, "README.md has \(lines) lines: it is an index; move the detail to docs/")
     }
@@ -60,26 +75,43 @@ struct DocsTests {
         for case let path as String in enumerator where path.hasSuffix(".swift") {
             files += 1
             let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
-            let comments = text.split(separator: "\n", omittingEmptySubsequences: false).map { SwiftComment.of(String($0)) }
+            let comments = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                SwiftComment.of(String($0))
+            }
             for hit in MeasuredFigure.occurrences(in: comments.joined(separator: "\n")) {
                 found.append("Sources/\(path):\(hit.line): \(hit.figure)")
             }
         }
         #expect(files > 50)
-        #expect(found.isEmpty, "name the constant, or move the measurement to Benchmarks/PERFORMANCE-LOG.md:\n\(found.joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "name the constant, or move the measurement to Benchmarks/PERFORMANCE-LOG.md:\n\(found.joined(separator: "\n"))"
+        )
     }
 
     @Test("the figure and link patterns catch what they should and pass what they should")
     func patterns() {
-        for measured in ["took 2.3 ms", "437 µs", "5.5 MiB", "a 400 KB table", "2%", "1.02x the floor", "~180k instructions", "+1.3k"] {
+        for measured in [
+            "took 2.3 ms", "437 µs", "5.5 MiB", "a 400 KB table", "2%", "1.02x the floor",
+            "~180k instructions", "+1.3k"
+        ] {
             #expect(!MeasuredFigure.occurrences(in: measured).isEmpty, "\(measured)")
         }
-        for plain in ["Swift 6.3.1", "Debian 12", "20, 40, 60, 80 or 100 points", "Orca 48", "0x1F", "4 x 50 calls", "Apache-2.0", "`%s`"] {
+        for plain in [
+            "Swift 6.3.1", "Debian 12", "20, 40, 60, 80 or 100 points", "Orca 48", "0x1F",
+            "4 x 50 calls", "Apache-2.0", "`%s`"
+        ] {
             #expect(MeasuredFigure.occurrences(in: plain).isEmpty, "\(plain)")
         }
-        #expect(Markdown.links(in: "see [a](docs/A.md#b-c) and [`x`](../y) `[no](z)`\n```\n[no](w)\n```") == ["docs/A.md#b-c", "../y"])
-        #expect(Markdown.anchors(in: "# Set-up (Debian 12)\n### History, undo and redo\n## `make install`\n## Tests\n## Tests\n```\n# no\n```")
-                    == ["set-up-debian-12", "history-undo-and-redo", "make-install", "tests", "tests-1"])
+        #expect(
+            Markdown.links(in: "see [a](docs/A.md#b-c) and [`x`](../y) `[no](z)`\n```\n[no](w)\n```")
+                == ["docs/A.md#b-c", "../y"])
+        #expect(
+            Markdown.anchors(
+                in:
+                    "# Set-up (Debian 12)\n### History, undo and redo\n## `make install`\n## Tests\n## Tests\n```\n# no\n```"
+            )
+                == ["set-up-debian-12", "history-undo-and-redo", "make-install", "tests", "tests-1"])
         #expect(SwiftComment.of(#"let x = "a // b" // 2 ms"#) == "// 2 ms")
         #expect(SwiftComment.of(#"let url = "http://x""#) == "")
     }
@@ -88,13 +120,15 @@ struct DocsTests {
 /// A number with a unit of time, size, share, ratio or instructions: what a measurement is written as.
 /// Version numbers, the default sizes and counts of things pass.
 enum MeasuredFigure {
-    static let pattern = try! NSRegularExpression(pattern: #"""
-        (?<![\w.])[~+]?\d[\d,]*(?:\.\d+)?(?:\s?(?:ms|µs|us|ns|KB|kB|MB|GB|KiB|MiB|GiB)\b|\s?%|x\b|k\b|k?\s(?:instructions|instr)\b)
-        """#)
+    static let pattern = try! NSRegularExpression(
+        pattern: #"""
+            (?<![\w.])[~+]?\d[\d,]*(?:\.\d+)?(?:\s?(?:ms|µs|us|ns|KB|kB|MB|GB|KiB|MiB|GiB)\b|\s?%|x\b|k\b|k?\s(?:instructions|instr)\b)
+            """#)
 
     static func occurrences(in text: String) -> [(line: Int, figure: String)] {
         var found: [(Int, String)] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        {
             let line = String(line), range = NSRange(line.startIndex..., in: line)
             for match in pattern.matches(in: line, range: range) {
                 found.append((number + 1, String(line[Range(match.range, in: line)!])))
@@ -125,10 +159,13 @@ enum Markdown {
         var seen: [String: Int] = [:], anchors: [String] = []
         for line in prose(text) where line.hasPrefix("#") {
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
-            let slug = String(String.UnicodeScalarView(title.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
-                if scalar == " " { return "-" }
-                return CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? scalar : nil
-            }))
+            let slug = String(
+                String.UnicodeScalarView(
+                    title.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                        if scalar == " " { return "-" }
+                        return CharacterSet.alphanumerics.contains(scalar) || scalar == "-"
+                            || scalar == "_" ? scalar : nil
+                    }))
             let count = seen[slug, default: 0]
             seen[slug] = count + 1
             anchors.append(count == 0 ? slug : "\(slug)-\(count)")

@@ -5,7 +5,8 @@ import Testing
 /// and SnapCore stays pure Swift.
 @Suite("Layering")
 struct LayeringTests {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources").path
 
     /// Every Swift file under Sources, with its path relative to Sources.
@@ -25,16 +26,22 @@ struct LayeringTests {
         }
     }
 
-    @Test("only DBusKit imports libdbus (and the benchmark's client, which must not be the code it measures)")
+    @Test(
+        "only DBusKit imports libdbus (and the benchmark's client, which must not be the code it measures)"
+    )
     func libdbusContained() throws {
         let files = try Self.swiftFiles()
         #expect(files.count > 50, "found only \(files.count) files under \(Self.sources)")
         let importers = files.filter { Self.imports("CDBus", $0.text) }.map(\.path)
-        let outside = importers.filter { !$0.hasPrefix("DBusKit/") && $0 != "snapsize-bench/BusClient.swift" }
+        let outside = importers.filter {
+            !$0.hasPrefix("DBusKit/") && $0 != "snapsize-bench/BusClient.swift"
+        }
         #expect(outside.isEmpty, "CDBus imported outside DBusKit: \(outside)")
         #expect(importers.contains { $0.hasPrefix("DBusKit/") })
         for file in files where file.path.hasPrefix("DBusKit/") && Self.imports("CDBus", file.text) {
-            #expect(file.text.contains("internal import CDBus"), "\(file.path) must use `internal import CDBus`")
+            #expect(
+                file.text.contains("internal import CDBus"),
+                "\(file.path) must use `internal import CDBus`")
         }
     }
 
@@ -53,29 +60,46 @@ struct LayeringTests {
     func wordsContained() throws {
         let files = try Self.swiftFiles()
         let intl = files.filter { Self.imports("CIntl", $0.text) }.map(\.path)
-        #expect(!intl.isEmpty && intl.allSatisfy { $0.hasPrefix("SnapTexts/") }, "CIntl imported outside SnapTexts: \(intl)")
+        #expect(
+            !intl.isEmpty && intl.allSatisfy { $0.hasPrefix("SnapTexts/") },
+            "CIntl imported outside SnapTexts: \(intl)")
         for file in files where Self.imports("CIntl", file.text) {
-            #expect(file.text.contains("internal import CIntl"), "\(file.path) must use `internal import CIntl`")
+            #expect(
+                file.text.contains("internal import CIntl"),
+                "\(file.path) must use `internal import CIntl`")
         }
         // snapsized's modules (Package.swift): no Foundation, so it stays small and quick to start.
-        let daemonModules = ["snapsized/", "SnapService/", "SnapTexts/", "SnapSettings/", "SnapCore/", "AtSpi/", "DBusKit/",
-                             "SizeSelectorContract/", "SystemCalls/"]
+        let daemonModules = [
+            "snapsized/", "SnapService/", "SnapTexts/", "SnapSettings/", "SnapCore/", "AtSpi/",
+            "DBusKit/",
+            "SizeSelectorContract/", "SystemCalls/"
+        ]
         for file in files where daemonModules.contains(where: file.path.hasPrefix) {
-            #expect(!Self.imports("Foundation", file.text), "\(file.path) imports Foundation, which snapsized would link")
+            #expect(
+                !Self.imports("Foundation", file.text),
+                "\(file.path) imports Foundation, which snapsized would link")
         }
     }
 
     @Test("GTK stays in the panel: only SnapPanel imports CGtk and GtkShim, and the panel no libdbus")
     func gtkContained() throws {
         let files = try Self.swiftFiles()
-        let importers = files.filter { Self.imports("CGtk", $0.text) || Self.imports("GtkShim", $0.text) }.map(\.path)
-        #expect(!importers.isEmpty && importers.allSatisfy { $0.hasPrefix("SnapPanel/") }, "GTK imported outside SnapPanel: \(importers)")
-        for file in files where file.path.hasPrefix("SnapPanel/") || file.path.hasPrefix("snapsize-panel/") {
-            #expect(!Self.imports("CDBus", file.text), "\(file.path) imports libdbus: the panel talks GDBus")
+        let importers = files.filter {
+            Self.imports("CGtk", $0.text) || Self.imports("GtkShim", $0.text)
+        }.map(\.path)
+        #expect(
+            !importers.isEmpty && importers.allSatisfy { $0.hasPrefix("SnapPanel/") },
+            "GTK imported outside SnapPanel: \(importers)")
+        for file in files
+        where file.path.hasPrefix("SnapPanel/") || file.path.hasPrefix("snapsize-panel/") {
+            #expect(
+                !Self.imports("CDBus", file.text), "\(file.path) imports libdbus: the panel talks GDBus")
         }
     }
 
-    @Test("the file calls that make data durable go through the SystemCalls seam, where tests can make them fail")
+    @Test(
+        "the file calls that make data durable go through the SystemCalls seam, where tests can make them fail"
+    )
     func fileCallsThroughTheSeam() throws {
         let files = try Self.swiftFiles()
         let calls = ["fsync", "rename", "link", "unlink", "fchmod", "mkdir", "lstat"]
@@ -83,11 +107,14 @@ struct LayeringTests {
         // What ships (test helpers and the benchmark are left to themselves).
         let exempt = ["SystemCalls/", "TestSupport/", "snapsize-bench/"]
         for file in files where !exempt.contains(where: file.path.hasPrefix) {
-            for line in file.text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+            for line in file.text.split(separator: "\n")
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 for call in calls where line.contains(call + "(") {
                     // `POSIX.fsync(` is the seam; a plain or `Glibc.` call is not.
                     let uses = line.components(separatedBy: call + "(").dropLast()
-                    if uses.contains(where: { !$0.hasSuffix("POSIX.") && !($0.last.map { $0.isLetter || $0 == "_" } ?? false) }) {
+                    if uses.contains(where: {
+                        !$0.hasSuffix("POSIX.") && !($0.last.map { $0.isLetter || $0 == "_" } ?? false)
+                    }) {
                         direct.append("\(file.path): \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }

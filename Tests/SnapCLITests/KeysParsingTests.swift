@@ -4,7 +4,9 @@ import Testing
 /// The words `keys` reads from GSettings and from `--key`: accelerators in every spelling, GVariant text.
 @Suite("keys: accelerators and GVariant text")
 struct KeysParsingTests {
-    @Test("one key whatever the spelling: GTK's, the person's, KDE's; aliases folded; nothing for disabled or malformed")
+    @Test(
+        "one key whatever the spelling: GTK's, the person's, KDE's; aliases folded; nothing for disabled or malformed"
+    )
     func accelerators() {
         let screenReader = Accelerator(modifiers: [.superKey, .alt], key: "s")
         #expect(Accelerator("<Alt><Super>s") == screenReader)
@@ -12,7 +14,8 @@ struct KeysParsingTests {
         #expect(Accelerator("Super+Alt+S") == screenReader)
         #expect(Accelerator("<Mod4><Mod1>s") == screenReader)
         #expect(Accelerator("<Primary><Shift>Prior") == Accelerator("Ctrl+Shift+PgUp"))
-        #expect(Accelerator("<Super>Page_Down") == Accelerator("Meta+PgDown"), "KDE's Meta is the Super key")
+        #expect(
+            Accelerator("<Super>Page_Down") == Accelerator("Meta+PgDown"), "KDE's Meta is the Super key")
         #expect(Accelerator("<Meta>x")?.modifiers == [.meta])
         #expect(Accelerator("Ctrl++")?.key == "plus")
         for nothing in ["", "disabled", "<Super>", "<Super", "<Bogus>a", "Super+", "a b"] {
@@ -24,7 +27,9 @@ struct KeysParsingTests {
         #expect(screenReader.spoken == "Super+Alt+S" && screenReader.xkb == "Mod4+Mod1+s")
     }
 
-    @Test("gsettings' values: a string, an array, an empty typed array, escapes; anything else is not strings")
+    @Test(
+        "gsettings' values: a string, an array, an empty typed array, escapes; anything else is not strings"
+    )
     func gvariant() {
         #expect(GVariantText.strings("'<Super>l'") == ["<Super>l"])
         #expect(GVariantText.strings("['<Super>Up', '<Alt>F5']") == ["<Super>Up", "<Alt>F5"])

@@ -3,13 +3,16 @@ import Testing
 
 @Suite("snapsizectl snap (offline)")
 struct SnapCommandTests {
-    @Test("prints index and size", arguments: [
-        (["--x", "51"], "1 40\n"), (["--x=-10"], "0 20\n"), (["--x", "-10"], "0 20\n"), (["--x", "350"], "4 100\n"),
-        (["--x", "168"], "2 60\n"),
-        (["--x", "31.5", "--sizes", "20,30,60,100", "--layout", "numeric"], "1 30\n"),
-        (["--x", "31.5", "--sizes", "20, 30, 60, 100"], "0 20\n"),
-        (["--x", "5", "--width", "10", "--inset", "0", "--sizes", "1,2"], "1 2\n"),
-    ])
+    @Test(
+        "prints index and size",
+        arguments: [
+            (["--x", "51"], "1 40\n"), (["--x=-10"], "0 20\n"), (["--x", "-10"], "0 20\n"),
+            (["--x", "350"], "4 100\n"),
+            (["--x", "168"], "2 60\n"),
+            (["--x", "31.5", "--sizes", "20,30,60,100", "--layout", "numeric"], "1 30\n"),
+            (["--x", "31.5", "--sizes", "20, 30, 60, 100"], "0 20\n"),
+            (["--x", "5", "--width", "10", "--inset", "0", "--sizes", "1,2"], "1 2\n")
+        ])
     func plain(arguments: [String], expected: String) {
         let result = runTool(["snap"] + arguments)
         #expect(result.status == 0)
@@ -24,20 +27,22 @@ struct SnapCommandTests {
         #expect(result.out == #"{"x":51,"index":1,"size":40,"layout":"ordinal"}"# + "\n")
     }
 
-    @Test("bad input: a clear message on stderr, nothing on stdout, exit 64", arguments: [
-        (["--x", "nan"], "--x: 'nan' is not a finite number"),
-        (["--x", "inf"], "--x: 'inf' is not a finite number"),
-        (["--x", "abc"], "--x: 'abc' is not a finite number"),
-        ([], "missing --x <x>"),
-        (["--x"], "--x needs a value"),
-        (["--x", "1", "--sizes", "60,20"], "--sizes: The sizes must strictly increase"),
-        (["--x", "1", "--sizes", ""], "'' is not a whole number"),
-        (["--x", "1", "--sizes", "20,forty"], "'forty' is not a whole number"),
-        (["--x", "1", "--width", "24"], "must be finite and larger than twice the inset"),
-        (["--x", "1", "--layout", "spiral"], "'spiral' is not a layout; use ordinal or numeric"),
-        (["--x", "1", "--bogus"], "unknown option '--bogus'"),
-        (["--x", "1", "extra"], "unexpected argument 'extra'"),
-    ])
+    @Test(
+        "bad input: a clear message on stderr, nothing on stdout, exit 64",
+        arguments: [
+            (["--x", "nan"], "--x: 'nan' is not a finite number"),
+            (["--x", "inf"], "--x: 'inf' is not a finite number"),
+            (["--x", "abc"], "--x: 'abc' is not a finite number"),
+            ([], "missing --x <x>"),
+            (["--x"], "--x needs a value"),
+            (["--x", "1", "--sizes", "60,20"], "--sizes: The sizes must strictly increase"),
+            (["--x", "1", "--sizes", ""], "'' is not a whole number"),
+            (["--x", "1", "--sizes", "20,forty"], "'forty' is not a whole number"),
+            (["--x", "1", "--width", "24"], "must be finite and larger than twice the inset"),
+            (["--x", "1", "--layout", "spiral"], "'spiral' is not a layout; use ordinal or numeric"),
+            (["--x", "1", "--bogus"], "unknown option '--bogus'"),
+            (["--x", "1", "extra"], "unexpected argument 'extra'")
+        ])
     func refused(arguments: [String], message: String) {
         let result = runTool(["snap"] + arguments)
         #expect(result.status == 64)

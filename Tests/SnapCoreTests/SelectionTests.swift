@@ -43,7 +43,8 @@ struct SelectionTests {
     func commitSame() throws {
         var selection = try start()
         _ = try selection.preview(x: 324, by: alice)
-        #expect(try selection.commit(x: 324, by: alice) == SelectionChange(committed: 4, previewing: false))
+        #expect(
+            try selection.commit(x: 324, by: alice) == SelectionChange(committed: 4, previewing: false))
     }
 
     @Test("commit with no preview open is a tap")
@@ -105,12 +106,15 @@ struct SelectionTests {
         #expect(selection.endPreview() == SelectionChange(shown: 2, previewing: false))
     }
 
-    @Test("steps clamp at the ends and say so", arguments: [
-        // (start, steps, end, atLimit)
-        (2, 1, 3, false), (3, 1, 4, false), (4, 1, 4, true), (0, -1, 0, true), (1, -1, 0, false),
-        (2, 5, 4, true), (2, -5, 0, true), (2, 0, 2, false), (2, Int.max, 4, true), (2, Int.min, 0, true),
-        (4, Int.max, 4, true), (0, Int.min, 0, true),
-    ])
+    @Test(
+        "steps clamp at the ends and say so",
+        arguments: [
+            // (start, steps, end, atLimit)
+            (2, 1, 3, false), (3, 1, 4, false), (4, 1, 4, true), (0, -1, 0, true), (1, -1, 0, false),
+            (2, 5, 4, true), (2, -5, 0, true), (2, 0, 2, false), (2, Int.max, 4, true),
+            (2, Int.min, 0, true),
+            (4, Int.max, 4, true), (0, Int.min, 0, true)
+        ])
     func steps(start index: Int, steps: Int, end: Int, atLimit: Bool) throws {
         var selection = try start(at: index)
         let result = try selection.step(by: steps)
@@ -155,18 +159,26 @@ struct SelectionTests {
         #expect(selection == before)
     }
 
-    @Test("a new list keeps the committed size if allowed, else takes the nearest (ties to the larger), and drops the preview")
+    @Test(
+        "a new list keeps the committed size if allowed, else takes the nearest (ties to the larger), and drops the preview"
+    )
     func movedToNewList() throws {
         var selection = try start()  // 60 of 20...100
         _ = try selection.preview(x: 324, by: alice)
-        let ties = selection.rebased(on: Snapper(sizes: try SizeSet([10, 30, 50, 70]), track: try Track(width: 200)))
-        #expect(ties.committedSize == 70 && ties.committed == 3, "50 and 70 are both 10 from 60: the larger")
+        let ties = selection.rebased(
+            on: Snapper(sizes: try SizeSet([10, 30, 50, 70]), track: try Track(width: 200)))
+        #expect(
+            ties.committedSize == 70 && ties.committed == 3, "50 and 70 are both 10 from 60: the larger")
         #expect(!ties.isPreviewing && ties.shown == 3)
         #expect(ties.snapper.track.width == 200)
         let kept = selection.rebased(on: Snapper(sizes: try SizeSet([5, 60, 61])))
         #expect(kept.committedSize == 60 && kept.committed == 1)
-        #expect(selection.rebased(on: Snapper(sizes: try SizeSet([100, 200]))).committedSize == 100, "below the list: its first")
+        #expect(
+            selection.rebased(on: Snapper(sizes: try SizeSet([100, 200]))).committedSize == 100,
+            "below the list: its first")
         #expect(selection.rebased(on: Snapper(sizes: try SizeSet([-9, 59]))).committedSize == 59)
-        #expect(selection.rebased(on: selection.snapper) == (try start()), "the same list: the same selection, no preview")
+        #expect(
+            selection.rebased(on: selection.snapper) == (try start()),
+            "the same list: the same selection, no preview")
     }
 }

@@ -19,8 +19,9 @@ struct ManPageTests {
         environment["MANROFFSEQ"] = ""
         environment["MANWIDTH"] = String(width)
         // As lintian runs it: troff output thrown away, warnings on stderr.
-        let lint = try run("man", ["--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", directory + "/page.1"],
-                           environment: environment)
+        let lint = try run(
+            "man", ["--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", directory + "/page.1"],
+            environment: environment)
         #expect(lint.status == 0, "\(lint.stderr)")
         // As a person reads it, as plain text.
         let plain = try run("man", ["-l", directory + "/page.1"], environment: environment)
@@ -42,7 +43,10 @@ struct ManPageTests {
                     #expect(text.contains("--\(spec.name)"), "\(command.name) lacks --\(spec.name)")
                 }
             }
-            for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "SEE ALSO"] {
+            for section in [
+                "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT",
+                "SEE ALSO"
+            ] {
                 #expect(text.contains("\n\(section)\n"), "no \(section)")
             }
             #expect(text.contains("XDG_RUNTIME_DIR"))
@@ -57,17 +61,22 @@ struct ManPageTests {
             #expect(text.contains("--\(option.name)"), "lacks --\(option.name)")
         }
         #expect(text.contains("FILES") && text.contains("$XDG_STATE_HOME/snapsize/state"))
-        #expect(text.contains("\nSIGNALS\n") && text.contains("SIGHUP"), "no SIGNALS section naming SIGHUP")
+        #expect(
+            text.contains("\nSIGNALS\n") && text.contains("SIGHUP"), "no SIGNALS section naming SIGHUP")
     }
 
-    @Test("both pages read in an 80-column terminal: no line wider, ENVIRONMENT names the language variables, help is listed")
+    @Test(
+        "both pages read in an 80-column terminal: no line wider, ENVIRONMENT names the language variables, help is listed"
+    )
     func eightyColumns() throws {
         for tool in ToolDocument.all {
             let (text, _) = try render(ManPage.render(tool, date: "2026-12-01"), width: 80)
             let wide = text.split(separator: "\n").filter { $0.count > 80 }
             #expect(wide.isEmpty, "\(tool.name): \(wide.joined(separator: "\n"))")
             for variable in ["LANGUAGE", "LC_ALL, LC_MESSAGES, LANG"] {
-                #expect(text.contains("\n       \(variable)\n"), "\(tool.name): ENVIRONMENT lacks \(variable)")
+                #expect(
+                    text.contains("\n       \(variable)\n"),
+                    "\(tool.name): ENVIRONMENT lacks \(variable)")
             }
         }
         let (text, _) = try render(ManPage.render(.snapsizectl, date: "2026-12-01"), width: 80)
@@ -91,7 +100,9 @@ struct ManPageTests {
         #expect(Roff.breakable("{\"a\":1,\"b\":2}, c") == "{\"a\":1,\\:\"b\":2}, c")
     }
 
-    @Test("SEE ALSO names the installed guide (a long PREFIX's too, broken after a slash); groff -ww at 80 columns warns of nothing; adjustment and hyphenation stay off for groff 1.23")
+    @Test(
+        "SEE ALSO names the installed guide (a long PREFIX's too, broken after a slash); groff -ww at 80 columns warns of nothing; adjustment and hyphenation stay off for groff 1.23"
+    )
     func guideAndGroff() throws {
         let long = "/home/a-rather-long-user-name/.local/share/doc/snapsize/GUIDE.md.gz"
         for tool in ToolDocument.all {
@@ -100,23 +111,31 @@ struct ManPageTests {
                 for width in [60, 80] {
                     let (text, warnings) = try render(page, width: width)
                     #expect(warnings == "", "\(tool.name) at \(width): \(warnings)")
-                    let seeAlso = try #require(text.range(of: "\nSEE ALSO\n"), "\(tool.name): no SEE ALSO")
-                    let words = text[seeAlso.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).joined()
-                    #expect(words.contains(guide.split(separator: " ").joined()), "\(tool.name) at \(width): \(text[seeAlso.upperBound...])")
+                    let seeAlso = try #require(
+                        text.range(of: "\nSEE ALSO\n"), "\(tool.name): no SEE ALSO")
+                    let words = text[seeAlso.upperBound...].split(whereSeparator: {
+                        $0 == " " || $0 == "\n"
+                    }).joined()
+                    #expect(
+                        words.contains(guide.split(separator: " ").joined()),
+                        "\(tool.name) at \(width): \(text[seeAlso.upperBound...])")
                 }
                 // groff itself (preconv for UTF-8: -k), every warning on, the page 80 columns wide (as MANWIDTH=80 makes it).
                 let directory = try makeTemporaryDirectory()
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try page.write(toFile: directory + "/page.1", atomically: true, encoding: .utf8)
-                let groff = try run("/usr/bin/groff", ["-k", "-ww", "-man", "-Tutf8", "-rLL=80n", directory + "/page.1"],
-                                    environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+                let groff = try run(
+                    "/usr/bin/groff", ["-k", "-ww", "-man", "-Tutf8", "-rLL=80n", directory + "/page.1"],
+                    environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
                 #expect(groff.status == 0 && groff.stderr == "", "\(tool.name): \(groff.stderr)")
             }
             // groff 1.23's man macros restore the adjustment (AD) and hyphenation (HY) at every paragraph,
             // from what the page sets after .TH (which clears them).
             let lines = ManPage.render(tool, date: "2026-12-01").split(separator: "\n")
             let title = try #require(lines.firstIndex { $0.hasPrefix(".TH ") })
-            #expect(lines[(title + 1)...].prefix(4).sorted() == [".ad l", ".ds AD l", ".nh", ".nr HY 0"], "\(lines.prefix(6))")
+            #expect(
+                lines[(title + 1)...].prefix(4).sorted() == [".ad l", ".ds AD l", ".nh", ".nr HY 0"],
+                "\(lines.prefix(6))")
         }
     }
 }

@@ -31,9 +31,13 @@ struct GVariantValueTests {
         let variant = try Self.parse(text)
         defer { g_variant_unref(variant) }
         let state = try SelectorState(getAll: GVariantValue.body(variant))
-        #expect(state.sizes == [20, 40, 60, 80, 100] && state.selectedIndex == 2 && state.shownIndex == 4 && state.previewing)
+        #expect(
+            state.sizes == [20, 40, 60, 80, 100] && state.selectedIndex == 2 && state.shownIndex == 4
+                && state.previewing)
         #expect(state.trackWidth == 336 && state.trackInset == 12 && state.layout == "ordinal")
-        #expect(state.changedBy == ClientIdentity(uniqueName: ":1.7", pid: 4242, command: "snapsizectl drag"))
+        #expect(
+            state.changedBy == ClientIdentity(uniqueName: ":1.7", pid: 4242, command: "snapsizectl drag")
+        )
         #expect(state.valueTexts[4] == "100 points" && state.configProblems.isEmpty)
     }
 
@@ -44,6 +48,8 @@ struct GVariantValueTests {
         #expect(GVariantValue.body(x) == [.double(249.99998474121094)])
         let reply = try Self.parse("(uint32 1, 40)")
         defer { g_variant_unref(reply) }
-        #expect(try SelectorReply(selected: GVariantValue.body(reply), from: "Commit") == SelectorReply(index: 1, size: 40))
+        #expect(
+            try SelectorReply(selected: GVariantValue.body(reply), from: "Commit")
+                == SelectorReply(index: 1, size: 40))
     }
 }

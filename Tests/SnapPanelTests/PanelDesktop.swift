@@ -39,10 +39,15 @@ final class PanelDesktop {
 
     /// Starts a panel and waits until it has drawn the daemon's state (or said why it cannot).
     @discardableResult
-    func openPanel(_ arguments: [String] = [], extraEnvironment: [String: String] = [:], waitForTrack: Bool = true) throws -> Panel {
-        guard let executable = productPath("snapsize-panel") else { throw TestFailure("snapsize-panel is not built") }
-        let panel = try PanelProcess(executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
-                                     waitForTrack: waitForTrack)
+    func openPanel(
+        _ arguments: [String] = [], extraEnvironment: [String: String] = [:], waitForTrack: Bool = true
+    ) throws -> Panel {
+        guard let executable = productPath("snapsize-panel") else {
+            throw TestFailure("snapsize-panel is not built")
+        }
+        let panel = try PanelProcess(
+            executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
+            waitForTrack: waitForTrack)
         // Without a window manager every window opens at the screen's corner: side by side instead.
         if !panels.isEmpty {
             try xdotool(["windowmove", "--sync", panel.window, String(640 * panels.count), "0"])
@@ -58,14 +63,18 @@ final class PanelDesktop {
 
     /// Waits until the daemon shows `shown`, commits `selected` and has (or has no) preview open.
     @discardableResult
-    func daemonHas(shown: Int? = nil, selected: Int? = nil, previewing: Bool? = nil, timeout: Double = 10) -> Bool {
+    func daemonHas(
+        shown: Int? = nil, selected: Int? = nil, previewing: Bool? = nil, timeout: Double = 10
+    ) -> Bool {
         waitUntil(timeout: timeout, interval: 0.01) {
             (shown == nil || shownIndex == shown) && (selected == nil || selectedIndex == selected)
                 && (previewing == nil || self.previewing == previewing)
         }
     }
 
-    var snapshot: String { "daemon shown \(shownIndex ?? -1) selected \(selectedIndex ?? -1) previewing \(previewing ?? false)" }
+    var snapshot: String {
+        "daemon shown \(shownIndex ?? -1) selected \(selectedIndex ?? -1) previewing \(previewing ?? false)"
+    }
 
     /// Runs xdotool on this display.
     @discardableResult
@@ -80,7 +89,9 @@ extension PanelProcess {
     /// The window as pixels (ImageMagick's import), rows of RGB.
     func screenshot() throws -> Pixels {
         let path = try makeTemporaryDirectory() + "/shot.ppm"
-        let result = try run("import", ["-window", window, "-depth", "8", "ppm:" + path], environment: environment, timeout: 30)
+        let result = try run(
+            "import", ["-window", window, "-depth", "8", "ppm:" + path], environment: environment,
+            timeout: 30)
         guard result.status == 0 else { throw TestFailure("import: \(result.stderr)") }
         return try Pixels(ppm: path)
     }
@@ -99,7 +110,9 @@ struct Pixels {
         while fields.count < 3 {
             while index < data.count, data[index] == 0x20 || data[index] == 0x0a { index += 1 }
             var number = 0
-            while index < data.count, (0x30...0x39).contains(data[index]) { number = number * 10 + Int(data[index] - 0x30); index += 1 }
+            while index < data.count, (0x30...0x39).contains(data[index]) {
+                number = number * 10 + Int(data[index] - 0x30); index += 1
+            }
             fields.append(number)
         }
         width = fields[0]

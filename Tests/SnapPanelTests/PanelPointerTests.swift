@@ -9,11 +9,14 @@ import TestSupport
 /// drew are both checked after every step.
 @Suite("Panel under Xvfb: the pointer", .serialized)
 struct PanelPointerTests {
-    @Test("the article's x table, pressed on the track: each previews, then commits, the article's index")
+    @Test(
+        "the article's x table, pressed on the track: each previews, then commits, the article's index")
     func articleTable() throws {
         let desktop = try PanelDesktop()
         let panel = try desktop.openPanel()
-        #expect(panel.track.width == 336 && panel.track.height == 40, "the track is exactly TrackWidth wide: \(panel.track)")
+        #expect(
+            panel.track.width == 336 && panel.track.height == 40,
+            "the track is exactly TrackWidth wide: \(panel.track)")
         #expect(panel.draws(thumb: 2))
         for x in [0, 12, 50, 51, 52, 90, 168, 246, 285, 324, 350, -10, 400] {
             let index = expectedIndex(x)
@@ -24,29 +27,41 @@ struct PanelPointerTests {
             #expect(desktop.daemonHas(shown: index, previewing: true), "x \(x): \(desktop.snapshot)")
             #expect(panel.draws(thumb: index), "x \(x): the thumb drawn at \(panel.drawnThumb ?? -1)")
             try panel.release()
-            #expect(desktop.daemonHas(shown: index, selected: index, previewing: false), "x \(x): \(desktop.snapshot)")
-            #expect(panel.shows(["selected": "\(index)", "previewing": "false"]), "x \(x): \(panel.shownState)")
+            #expect(
+                desktop.daemonHas(shown: index, selected: index, previewing: false),
+                "x \(x): \(desktop.snapshot)")
+            #expect(
+                panel.shows(["selected": "\(index)", "previewing": "false"]),
+                "x \(x): \(panel.shownState)")
         }
         #expect(panel.count("error ") == 0, "\(panel.child.stdout)")
     }
 
-    @Test("a drag across every interval shows only allowed sizes; beyond the ends the thumb stays on the end ticks; release between ticks commits the nearest")
+    @Test(
+        "a drag across every interval shows only allowed sizes; beyond the ends the thumb stays on the end ticks; release between ticks commits the nearest"
+    )
     func dragAcross() throws {
         let desktop = try PanelDesktop()
         let panel = try desktop.openPanel()
         try panel.press(at: 168)
         #expect(desktop.daemonHas(shown: 2, previewing: true))
-        for x in Array(stride(from: 168, through: 420, by: 21)) + Array(stride(from: 420, through: -24, by: -24)) + [-30] {
+        for x in Array(stride(from: 168, through: 420, by: 21))
+            + Array(stride(from: 420, through: -24, by: -24)) + [-30]
+        {
             try panel.move(to: x)
             let shown = try #require(desktop.shownIndex)
             #expect((0...4).contains(shown))
         }
-        #expect(desktop.daemonHas(shown: 0, previewing: true), "beyond the left end: \(desktop.snapshot)")
+        #expect(
+            desktop.daemonHas(shown: 0, previewing: true), "beyond the left end: \(desktop.snapshot)")
         #expect(panel.draws(thumb: 0))
         try panel.move(to: 600)
-        #expect(desktop.daemonHas(shown: 4, previewing: true), "beyond the right end: \(desktop.snapshot)")
+        #expect(
+            desktop.daemonHas(shown: 4, previewing: true), "beyond the right end: \(desktop.snapshot)")
         #expect(panel.draws(thumb: 4))
-        #expect(panel.shows(["selected": "2", "smaller": "false", "larger": "false"]), "buttons off while dragging: \(panel.shownState)")
+        #expect(
+            panel.shows(["selected": "2", "smaller": "false", "larger": "false"]),
+            "buttons off while dragging: \(panel.shownState)")
         // 125 lies between the ticks at 90 and 168, nearer 90: released there after a preview at the end.
         try panel.move(to: 125)
         try panel.release()
@@ -75,7 +90,8 @@ struct PanelPointerTests {
         try panel.press(at: 300)
         #expect(desktop.daemonHas(shown: 4, previewing: true))
         try panel.key("Escape")
-        #expect(desktop.daemonHas(shown: 2, selected: 2, previewing: false), "Escape: \(desktop.snapshot)")
+        #expect(
+            desktop.daemonHas(shown: 2, selected: 2, previewing: false), "Escape: \(desktop.snapshot)")
         try panel.release()
         #expect(panel.draws(thumb: 2))
         Thread.sleep(forTimeInterval: 0.3)
@@ -87,7 +103,9 @@ struct PanelPointerTests {
         try panel.press(at: 20)
         #expect(desktop.daemonHas(shown: 0, previewing: true))
         try desktop.xdotool(["windowfocus", "--sync", other.window])
-        #expect(desktop.daemonHas(shown: 2, selected: 2, previewing: false), "focus lost: \(desktop.snapshot)")
+        #expect(
+            desktop.daemonHas(shown: 2, selected: 2, previewing: false),
+            "focus lost: \(desktop.snapshot)")
         try panel.release()
         Thread.sleep(forTimeInterval: 0.3)
         #expect(desktop.selectedIndex == 2 && panel.count("call Commit") == 0, "\(panel.child.stdout)")
@@ -96,10 +114,14 @@ struct PanelPointerTests {
         try panel.focus()
         try panel.press(at: 330)
         #expect(desktop.daemonHas(shown: 4, previewing: true))
-        #expect(other.shows(["shown": "4", "previewing": "true", "holder": "true"]), "the other panel names the holder: \(other.shownState)")
+        #expect(
+            other.shows(["shown": "4", "previewing": "true", "holder": "true"]),
+            "the other panel names the holder: \(other.shownState)")
         panel.child.forceKill()
-        #expect(desktop.daemonHas(shown: 2, selected: 2, previewing: false), "killed: \(desktop.snapshot)")
-        #expect(other.shows(["shown": "2", "previewing": "false", "holder": "false"]), "\(other.shownState)")
+        #expect(
+            desktop.daemonHas(shown: 2, selected: 2, previewing: false), "killed: \(desktop.snapshot)")
+        #expect(
+            other.shows(["shown": "2", "previewing": "false", "holder": "false"]), "\(other.shownState)")
         try desktop.xdotool(["mouseup", "1"])
     }
 

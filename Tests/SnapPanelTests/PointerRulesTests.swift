@@ -26,7 +26,8 @@ struct PointerRulesTests {
         // Every x of the article's table, with float noise either side, snaps as the article says.
         for (x, index) in [(-10.0, 0), (12, 0), (51, 1), (90, 1), (168, 2), (324, 4), (350, 4)] {
             for noise in [-1e-5, 0, 1e-5] {
-                #expect(try snapper.index(at: TrackPosition.rounded(x + noise)) == index, "x \(x + noise)")
+                #expect(
+                    try snapper.index(at: TrackPosition.rounded(x + noise)) == index, "x \(x + noise)")
             }
         }
     }
@@ -80,7 +81,8 @@ struct PointerRulesTests {
         #expect(rules.update(offset: 3, geometry: Self.ltr) == nil)
     }
 
-    @Test("a cancel (Escape, focus lost, lost grab) sends Cancel once; GTK's end after it commits nothing")
+    @Test(
+        "a cancel (Escape, focus lost, lost grab) sends Cancel once; GTK's end after it commits nothing")
     func cancelled() {
         var rules = DragRules(mode: .track)
         _ = rules.begin(widgetX: 300, thumbX: 168, radius: 12, geometry: Self.ltr)
@@ -111,19 +113,26 @@ struct PointerRulesTests {
         #expect(rules.end(offset: 312, geometry: Self.rtl) == .commit(12))
     }
 
-    static func state(selected: Int = 2, shown: Int? = nil, previewing: Bool = false,
-                      by: ClientIdentity = .unknown) -> SelectorState {
+    static func state(
+        selected: Int = 2, shown: Int? = nil, previewing: Bool = false,
+        by: ClientIdentity = .unknown
+    ) -> SelectorState {
         let sizes = [20, 40, 60, 80, 100]
-        return SelectorState(sizes: sizes, selectedIndex: selected, selectedSize: sizes[selected], shownIndex: shown ?? selected,
-                             shownSize: sizes[shown ?? selected], previewing: previewing, valueText: "",
-                             valueTexts: sizes.map { "\($0) points" }, label: "Circle size", trackWidth: 336, trackInset: 12,
-                             layout: "ordinal", changedBy: by)
+        return SelectorState(
+            sizes: sizes, selectedIndex: selected, selectedSize: sizes[selected],
+            shownIndex: shown ?? selected,
+            shownSize: sizes[shown ?? selected], previewing: previewing, valueText: "",
+            valueTexts: sizes.map { "\($0) points" }, label: "Circle size", trackWidth: 336,
+            trackInset: 12,
+            layout: "ordinal", changedBy: by)
     }
 
     @Test("what is shown: thumb and Selected follow the preview, circle and Applied the committed size")
     func shown() {
-        let view = PanelView(state: Self.state(selected: 2, shown: 4, previewing: true,
-                                               by: ClientIdentity(uniqueName: ":1.5", pid: 0, command: "")), ownName: ":1.5")
+        let view = PanelView(
+            state: Self.state(
+                selected: 2, shown: 4, previewing: true,
+                by: ClientIdentity(uniqueName: ":1.5", pid: 0, command: "")), ownName: ":1.5")
         #expect(view.thumbIndex == 4 && view.circleSize == 60)
         #expect(view.selectedText == "Selected size: 100 points")
         #expect(view.appliedText == "Applied size: 60 points")
@@ -137,7 +146,8 @@ struct PointerRulesTests {
 
     @Test("another client's preview names it, made safe: no control or bidi characters reach the window")
     func holder() {
-        let other = ClientIdentity(uniqueName: ":1.9", pid: 4242, command: "snapsizectl drag\u{202E}\u{1B}[2J")
+        let other = ClientIdentity(
+            uniqueName: ":1.9", pid: 4242, command: "snapsizectl drag\u{202E}\u{1B}[2J")
         let view = PanelView(state: Self.state(shown: 0, previewing: true, by: other), ownName: ":1.5")
         #expect(view.holderNotice == "Preview held by snapsizectl drag[2J (pid 4242)")
     }

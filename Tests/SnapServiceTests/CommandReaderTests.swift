@@ -9,7 +9,9 @@ import TestSupport
 /// without its command after the timeout, and reads work again once the stuck one ends.
 @Suite("CommandReader: command lines read off the loop")
 struct CommandReaderTests {
-    @Test("a read that blocks holds nobody: answered \"\" after the timeout, later clients at once, reads go on after it")
+    @Test(
+        "a read that blocks holds nobody: answered \"\" after the timeout, later clients at once, reads go on after it"
+    )
     func stalledRead() {
         let loop = EventLoop(clock: .manual())
         let stall = DispatchSemaphore(value: 0)
@@ -20,22 +22,33 @@ struct CommandReaderTests {
         var answers: [UInt32: String] = [:]
         func answer(_ pid: UInt32) { reader.command(of: pid) { answers[pid] = $0 } }
         answer(2)
-        #expect(waitUntil(timeout: 10) { loop.advanceTime(); return answers[2] != nil })
+        #expect(
+            waitUntil(timeout: 10) {
+                loop.advanceTime(); return answers[2] != nil
+            })
         #expect(answers[2] == "program 2", "read on the thread, answered on the loop")
         answer(1)  // the thread blocks on it
         answer(3)  // queued behind it
         loop.advanceTime()
         #expect(answers.count == 1, "the loop goes on; neither is answered yet")
         loop.advanceTime(by: CommandReader.timeout)
-        #expect(answers[1] == "" && answers[3] == "", "both known without a command once the timeout passed: \(answers)")
+        #expect(
+            answers[1] == "" && answers[3] == "",
+            "both known without a command once the timeout passed: \(answers)")
         #expect(reader.isStuck)
         answer(4)
         #expect(answers[4] == "", "while the thread is stuck, at once, not queued behind it")
         stall.signal()
-        #expect(waitUntil(timeout: 10) { loop.advanceTime(); return !reader.isStuck })
+        #expect(
+            waitUntil(timeout: 10) {
+                loop.advanceTime(); return !reader.isStuck
+            })
         #expect(answers[1] == "" && answers[3] == "", "a late answer is dropped: \(answers)")
         answer(5)
-        #expect(waitUntil(timeout: 10) { loop.advanceTime(); return answers[5] != nil })
+        #expect(
+            waitUntil(timeout: 10) {
+                loop.advanceTime(); return answers[5] != nil
+            })
         #expect(answers[5] == "program 5")
     }
 }

@@ -16,16 +16,23 @@ struct GroupCommitTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/state"
         let model = try ModelTests.model(saving: path)
-        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 1) }  // sequence 1
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in
+            try selection.set(index: 1)
+        }  // sequence 1
         let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
-        for _ in 0..<3 { try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change } }
+        for _ in 0..<3 {
+            try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in
+                try selection.step(by: 1).change
+            }
+        }
         #expect(model.committedIndex == 4)
         #expect(recorder.heard.map(\.seen) == [2, 3, 4], "each commit is announced in order")
         #expect(recorder.changes.allSatisfy { $0.facts.contains(.committedIndex) })
         #expect(savedSize(path) == 40, "nothing saved before the group ends")
         #expect(model.endGroup() == nil)
-        #expect(savedSlots(path).compactMap { $0 }.map(\.sequence).max() == 2, "three commits, one write")
+        #expect(
+            savedSlots(path).compactMap { $0 }.map(\.sequence).max() == 2, "three commits, one write")
         #expect(savedSize(path) == 100)
     }
 
@@ -37,8 +44,12 @@ struct GroupCommitTests {
         let model = try ModelTests.model(saving: folder + "/blocked/state")
         let recorder = ChangeRecorder(model) { model.committedIndex }
         model.beginGroup()
-        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
-        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
+        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in
+            try selection.step(by: 1).change
+        }
+        try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in
+            try selection.step(by: 1).change
+        }
         guard case .saveFailed(let problem)? = model.endGroup() else {
             Issue.record("the failed save was not reported")
             return

@@ -11,12 +11,16 @@ struct HistoryFormatTests {
 
     /// `bytes` as hex, eight bytes to a group: what the pinned bytes below are written as.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.enumerated().map { ($0.offset > 0 && $0.offset % 8 == 0 ? " " : "") + String(format: "%02x", $0.element) }.joined()
+        bytes.enumerated().map {
+            ($0.offset > 0 && $0.offset % 8 == 0 ? " " : "") + String(format: "%02x", $0.element)
+        }.joined()
     }
 
     static func bytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.filter { !$0.isWhitespace })
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(digits[$0...$0 + 1]), radix: 16)!
+        }
     }
 
     @Test("a file that cannot be written: said once, and the next failure is not repeated")
@@ -29,7 +33,9 @@ struct HistoryFormatTests {
         #expect(file.write(history) == nil)
     }
 
-    @Test("the format reads what it writes, replays appended records by the rules, and leaves out a torn last one")
+    @Test(
+        "the format reads what it writes, replays appended records by the rules, and leaves out a torn last one"
+    )
     func format() throws {
         var history = History()
         history.record(from: 20, to: 40, cause: ChangeCause(.step, by: who), time: 10)
@@ -39,12 +45,16 @@ struct HistoryFormatTests {
         var replayed = history
         replayed.record(from: 60, to: 40, cause: ChangeCause(.undo, by: who), time: 12)
         var record: [UInt8] = []
-        replayed.forEachRecord(after: history.lastSequence) { HistoryFile.append(UInt8(ascii: "E"), $0, to: &record) }
+        replayed.forEachRecord(after: history.lastSequence) {
+            HistoryFile.append(UInt8(ascii: "E"), $0, to: &record)
+        }
         bytes += record
         #expect(HistoryFile.parse(bytes) == replayed)
         #expect(HistoryFile.parse(bytes)?.canRedo == true)
         for cut in 1..<record.count {
-            #expect(HistoryFile.parse(Array(bytes.dropLast(cut))) == history, "a record cut short by a crash, \(cut) bytes")
+            #expect(
+                HistoryFile.parse(Array(bytes.dropLast(cut))) == history,
+                "a record cut short by a crash, \(cut) bytes")
         }
         #expect(HistoryFile.parse(bytes + record) == nil, "a sequence that does not go on")
         var unnamed = record
@@ -54,17 +64,22 @@ struct HistoryFormatTests {
         unknownKind[1] = 7
         #expect(HistoryFile.parse(HistoryFile.snapshot(history) + unknownKind) == nil)
         #expect(HistoryFile.parse(Array("snapsize-history 3\n".utf8)) == nil)
-        #expect(HistoryFile.parse(Array("snapsize-history 2\nX".utf8) + Array(repeating: 0, count: 39)) == nil)
+        #expect(
+            HistoryFile.parse(Array("snapsize-history 2\nX".utf8) + Array(repeating: 0, count: 39))
+                == nil)
         #expect(HistoryFile.parse(HistoryFile.header) == History())
         // A client's W cut short, after the record that needed it was never written.
         var client: [UInt8] = []
-        HistoryFile.append(slot: 1, ClientIdentity(uniqueName: ":1.8", pid: 8, command: "a"), to: &client)
+        HistoryFile.append(
+            slot: 1, ClientIdentity(uniqueName: ":1.8", pid: 8, command: "a"), to: &client)
         for cut in 1..<client.count {
             #expect(HistoryFile.parse(HistoryFile.snapshot(history) + client.dropLast(cut)) == history)
         }
     }
 
-    @Test("numbering that could not go on is refused, in either version: the next change would overflow it")
+    @Test(
+        "numbering that could not go on is refused, in either version: the next change would overflow it"
+    )
     func sequenceBound() throws {
         var history = History()
         history.record(from: 20, to: 40, cause: ChangeCause(.step, by: who), time: 10)
@@ -79,10 +94,14 @@ struct HistoryFormatTests {
         #expect(HistoryFile.parse(starting(at: UInt64.max)) == nil)
         #expect(HistoryFile.parse(starting(at: HistoryFile.maximumSequence)) == nil)
         var record: [UInt8] = []
-        HistoryFile.append(UInt8(ascii: "E"), History.Record(sequence: UInt64.max, time: 11, from: 40, to: 60, kind: .step, client: 0),
-                           to: &record)
+        HistoryFile.append(
+            UInt8(ascii: "E"),
+            History.Record(sequence: UInt64.max, time: 11, from: 40, to: 60, kind: .step, client: 0),
+            to: &record)
         #expect(HistoryFile.parse(snapshot + record) == nil, "an appended record")
-        #expect(HistoryFile.parse(Array("snapsize-history 1\nS 18446744073709551615\n".utf8)) == nil, "version 1")
+        #expect(
+            HistoryFile.parse(Array("snapsize-history 1\nS 18446744073709551615\n".utf8)) == nil,
+            "version 1")
         // Just under the bound: read, and the numbering goes on.
         var high = try #require(HistoryFile.parse(starting(at: HistoryFile.maximumSequence - 1)))
         high.record(from: 40, to: 60, cause: ChangeCause(.step, by: who), time: 12)
@@ -92,16 +111,23 @@ struct HistoryFormatTests {
     /// Four changes by two clients and a reload: a snapshot's every byte.
     private var pinned: History {
         var history = History()
-        history.record(from: 20, to: -40, cause: ChangeCause(.step, by: who), time: 1_764_000_000_123_456)
-        history.record(from: -40, to: 60, cause: ChangeCause(.set, by: ClientIdentity(uniqueName: ":1.9", pid: 7, command: "")), time: 1)
+        history.record(
+            from: 20, to: -40, cause: ChangeCause(.step, by: who), time: 1_764_000_000_123_456)
+        history.record(
+            from: -40, to: 60,
+            cause: ChangeCause(.set, by: ClientIdentity(uniqueName: ":1.9", pid: 7, command: "")),
+            time: 1)
         history.record(from: 60, to: 61, cause: ChangeCause(.reload), time: -5)
         history.record(from: 61, to: -40, cause: ChangeCause(.undo, by: who), time: Int64.max)
         return history
     }
 
-    @Test("the bytes are those of the format: little-endian fields, negative and large numbers, every kind, each client once")
+    @Test(
+        "the bytes are those of the format: little-endian fields, negative and large numbers, every kind, each client once"
+    )
     func bytes() {
-        let expected = Self.bytes("""
+        let expected = Self.bytes(
+            """
             736e617073697a65 2d686973746f7279 20320a
             5300000000000000 0400000000000000
             5500000000000000 1400000000000000 d8ffffffffffffff
@@ -119,16 +145,21 @@ struct HistoryFormatTests {
         #expect(HistoryFile.parse(snapshot) == pinned)
         // Every kind's byte, pinned by name (not by the cases' order, which may change), and the
         // extremes of each field; each record reads back as the kind it was written as.
-        let kindBytes: [(ChangeKind, Int)] = [(.step, 0), (.set, 1), (.commit, 2), (.accessible, 3), (.undo, 4), (.redo, 5),
-                                              (.reload, 6)]
+        let kindBytes: [(ChangeKind, Int)] = [
+            (.step, 0), (.set, 1), (.commit, 2), (.accessible, 3), (.undo, 4), (.redo, 5),
+            (.reload, 6)
+        ]
         #expect(Set(kindBytes.map(\.0)) == Set(ChangeKind.allCases), "every kind has its pinned byte")
         for (kind, offset) in kindBytes {
-            let record = History.Record(sequence: UInt64.max - UInt64(offset), time: Int64.min + 1, from: Int(Int32.min),
-                                        to: 10 * offset, kind: kind, client: 0x1234)
+            let record = History.Record(
+                sequence: UInt64.max - UInt64(offset), time: Int64.min + 1, from: Int(Int32.min),
+                to: 10 * offset, kind: kind, client: 0x1234)
             var bytes: [UInt8] = []
             HistoryFile.append(UInt8(ascii: "E"), record, to: &bytes)
             let to = String(format: "%02x", 10 * offset)
-            #expect(Self.hex(bytes) == "450\(offset)341200000000 \(String(format: "%02x", 255 - offset))ffffffffffffff 0100000000000080 "
+            #expect(
+                Self.hex(bytes)
+                    == "450\(offset)341200000000 \(String(format: "%02x", 255 - offset))ffffffffffffff 0100000000000080 "
                     + "00000080ffffffff \(to)00000000000000", "\(kind)")
             var history = History()
             history.record(from: 20, to: 40, cause: ChangeCause(kind), time: 1)
@@ -157,7 +188,9 @@ struct HistoryFormatTests {
         #expect(HistoryFile.parse(Array(text.utf8)) == pinned)
         var more = pinned
         more.record(from: -40, to: 61, cause: ChangeCause(.redo, by: who), time: 9)
-        #expect(HistoryFile.parse(Array((text + "E 5 9 -40 61 redo 42 :1.4 snapsizectl inc\nE 6 1").utf8)) == more)
+        #expect(
+            HistoryFile.parse(Array((text + "E 5 9 -40 61 redo 42 :1.4 snapsizectl inc\nE 6 1").utf8))
+                == more)
         #expect(HistoryFile.parse(Array((text + "X what is this\n").utf8)) == nil)
 
         // Loaded, it is written as version 2 at the next write, the same history.
@@ -174,7 +207,9 @@ struct HistoryFormatTests {
         #expect(HistoryFile(path: folder + "/history").load().history == more)
     }
 
-    @Test("written change by change, by many clients, some of them learned later: the file reads back as the history")
+    @Test(
+        "written change by change, by many clients, some of them learned later: the file reads back as the history"
+    )
     func clients() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -184,34 +219,47 @@ struct HistoryFormatTests {
             // Mostly one client's runs, a new client now and then (each snapsizectl run is one), and
             // its process known only after its change was recorded, as the bus answers.
             let name = ":1.\(n / 7)"
-            let cause = ChangeCause(n % 5 == 4 ? .undo : .step, by: ClientIdentity(uniqueName: name, pid: 0, command: ""))
+            let cause = ChangeCause(
+                n % 5 == 4 ? .undo : .step, by: ClientIdentity(uniqueName: name, pid: 0, command: ""))
             history.record(from: n, to: n + 1, cause: cause, time: Int64(n))
             if n % 7 == 3 {
-                let learned = history.learned(ClientIdentity(uniqueName: name, pid: UInt32(n), command: "snapsizectl inc"))
+                let learned = history.learned(
+                    ClientIdentity(uniqueName: name, pid: UInt32(n), command: "snapsizectl inc"))
                 #expect(learned)
             }
             if n % 3 == 0 || n % 7 == 3 { #expect(file.write(history) == nil) }
             if n % 50 == 49 {
                 #expect(file.write(history) == nil)
-                #expect(HistoryFile(path: folder + "/history").load().history == history, "after \(n + 1) changes")
+                #expect(
+                    HistoryFile(path: folder + "/history").load().history == history,
+                    "after \(n + 1) changes")
             }
         }
         #expect(history.clients.count <= History.capacity + 1, "a slot no entry names is taken again")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/history")[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder + "/history")[.size] as? Int)
         #expect(size < 64 * 1024, "\(size)")
     }
 
-    @Test("a group's mark: what was recorded since it is taken back, on full stacks too, and the history goes on as before")
+    @Test(
+        "a group's mark: what was recorded since it is taken back, on full stacks too, and the history goes on as before"
+    )
     func rewind() {
         var history = History()
-        for index in 0..<150 { history.record(from: index, to: index + 1, cause: ChangeCause(.step), time: Int64(index)) }
-        for index in 0..<3 { history.record(from: 150 - index, to: 149 - index, cause: ChangeCause(.undo), time: 200) }
+        for index in 0..<150 {
+            history.record(from: index, to: index + 1, cause: ChangeCause(.step), time: Int64(index))
+        }
+        for index in 0..<3 {
+            history.record(from: 150 - index, to: 149 - index, cause: ChangeCause(.undo), time: 200)
+        }
         let before = history
         let mark = history.startMark()
         history.record(from: 147, to: 148, cause: ChangeCause(.redo, by: who), time: 300)
         // Beyond the stack's room and round its ring: pushes overwrite its oldest moves, then the ones
         // it held when the mark was taken.
-        for index in 0..<40 { history.record(from: index, to: -index, cause: ChangeCause(.set), time: 400) }
+        for index in 0..<40 {
+            history.record(from: index, to: -index, cause: ChangeCause(.set), time: 400)
+        }
         history.record(from: 0, to: 1, cause: ChangeCause(.undo), time: 500)
         #expect(history.undoable != before.undoable && history.redoable != before.redoable)
         history.rewind(to: mark)

@@ -16,7 +16,8 @@ struct LimitedLogTests {
         #expect(written == ["refused 0"])
         clock = 10.5
         limited.log("refused again")
-        #expect(written == ["refused 0", "refused again (199 more like it not shown since the last one)"])
+        #expect(
+            written == ["refused 0", "refused again (199 more like it not shown since the last one)"])
         clock = 30
         limited.log("later")
         #expect(written.last == "later")

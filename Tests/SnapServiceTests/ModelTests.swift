@@ -11,8 +11,9 @@ import TestSupport
 struct ModelTests {
     /// Standard sizes (20...100), committed at 60, saving to `folder/state`.
     static func model(saving path: String?) throws -> SelectionModel {
-        SelectionModel(selection: try Selection(committed: 2),
-                       store: path.map(StateStore.init(path:)))
+        SelectionModel(
+            selection: try Selection(committed: 2),
+            store: path.map(StateStore.init(path:)))
     }
 
     static func saved(_ path: String) -> Int? { savedSize(path) }
@@ -24,12 +25,20 @@ struct ModelTests {
         let path = folder + "/state"
         let model = try Self.model(saving: path)
         let recorder = ChangeRecorder(model) { Self.saved(path) }
-        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) }
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in
+            try selection.set(index: 4)
+        }
         let seen = recorder.heard
         #expect(seen.count == 1)
-        #expect(seen.first?.change == ModelChange([.committedIndex, .committedSize, .shownIndex, .shownSize, .valueText,
-                                                   .lastChange, .canUndo]))
-        #expect(seen.first?.seen == 100, "what an adapter found on disk: \(String(describing: seen.first?.seen))")
+        #expect(
+            seen.first?.change
+                == ModelChange([
+                    .committedIndex, .committedSize, .shownIndex, .shownSize, .valueText,
+                    .lastChange, .canUndo
+                ]))
+        #expect(
+            seen.first?.seen == 100,
+            "what an adapter found on disk: \(String(describing: seen.first?.seen))")
         #expect(model.committedSize == 100)
     }
 
@@ -43,7 +52,9 @@ struct ModelTests {
         try model.preview(x: 12, by: owner)
         #expect(Self.saved(path) == nil)
         #expect(model.shownSize == 20 && model.committedSize == 60)
-        try model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in try selection.commit(x: 12, by: owner) }
+        try model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in
+            try selection.commit(x: 12, by: owner)
+        }
         #expect(Self.saved(path) == 20)
     }
 
@@ -53,7 +64,9 @@ struct ModelTests {
         try model.preview(x: 12, by: PreviewOwner(":1.1"))
         let recorder = ChangeRecorder(model)
         #expect(throws: ModelError.refused(.previewActive(owner: PreviewOwner(":1.1")))) {
-            try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in try selection.step(by: 1).change }
+            try model.perform(as: ChangeCause(.step)) { selection throws(SnapError) in
+                try selection.step(by: 1).change
+            }
         }
         #expect(recorder.changes.isEmpty)
         #expect(model.committedSize == 60 && model.shownSize == 20)
@@ -67,8 +80,11 @@ struct ModelTests {
         try model.preview(x: 12, by: owner)
         try model.preview(x: 13, by: owner)  // the same index: no change, still a move
         #expect(throws: ModelError.self) { try model.preview(x: 12, by: PreviewOwner(":1.3")) }
-        #expect(recorder.changes == [ModelChange(SelectionChange(shown: 0, previewing: true), previewTouchedBy: owner),
-                                     ModelChange([], previewTouchedBy: owner)])
+        #expect(
+            recorder.changes == [
+                ModelChange(SelectionChange(shown: 0, previewing: true), previewTouchedBy: owner),
+                ModelChange([], previewTouchedBy: owner)
+            ])
         #expect(recorder.changes.map(\.previewToucher) == [owner, owner])
     }
 }

@@ -32,7 +32,8 @@ struct PreviewGuardTests {
             var settings = DaemonSettings()
             settings.accessibility = false
             settings.previewTimeout = timeout
-            adapters = Daemon.wire(model: model, session: service, loop: loop, settings: settings, environment: [:])
+            adapters = Daemon.wire(
+                model: model, session: service, loop: loop, settings: settings, environment: [:])
             model.adapters.append(self)
         }
 
@@ -73,7 +74,9 @@ struct PreviewGuardTests {
     func commitStopsTheTimer() throws {
         let setup = try Setup(timeout: 0.4)
         try setup.model.preview(x: 12, by: setup.owner)
-        try setup.model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in try selection.commit(x: 12, by: setup.owner) }
+        try setup.model.perform(as: ChangeCause(.commit)) { selection throws(SnapError) in
+            try selection.commit(x: 12, by: setup.owner)
+        }
         // A second preview by the same owner must get its own full timeout.
         setup.loop.advanceTime(by: 0.3)
         try setup.model.preview(x: 324, by: setup.owner)
@@ -90,13 +93,17 @@ struct PreviewGuardTests {
         try setup.model.preview(x: 12, by: setup.owner)
         // A blocking round trip after the guard's own NameHasOwner: its answer (true) is queued
         // by then and handled now, so only the NameOwnerChanged watch can end the preview below.
-        _ = try setup.service.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                   interface: "org.freedesktop.DBus", member: "GetId")
+        _ = try setup.service.call(
+            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+            interface: "org.freedesktop.DBus", member: "GetId")
         setup.loop.advanceTime()
         #expect(setup.model.isPreviewing)
         setup.client.close()
         // The bus's NameOwnerChanged is real traffic: wait for it (no time passes on the loop's clock).
-        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(); return !setup.model.isPreviewing })
+        #expect(
+            waitUntil(timeout: 10) {
+                setup.loop.advanceTime(); return !setup.model.isPreviewing
+            })
         #expect(setup.endedAt == [0])
     }
 
@@ -107,13 +114,20 @@ struct PreviewGuardTests {
         let owner = PreviewOwner(gone.uniqueName)
         gone.close()
         // Wait until the bus itself says the name is gone, so no NameOwnerChanged can follow.
-        #expect(waitUntil(timeout: 10) {
-            let reply = try? setup.client.call(destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                                               interface: "org.freedesktop.DBus", member: "NameHasOwner", arguments: [.string(owner.id)])
-            return reply?.first?.asBool == false
-        })
+        #expect(
+            waitUntil(timeout: 10) {
+                let reply = try? setup.client.call(
+                    destination: "org.freedesktop.DBus",
+                    path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                    interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                    arguments: [.string(owner.id)])
+                return reply?.first?.asBool == false
+            })
         try setup.model.preview(x: 12, by: owner)
-        #expect(waitUntil(timeout: 10) { setup.loop.advanceTime(); return !setup.model.isPreviewing })
+        #expect(
+            waitUntil(timeout: 10) {
+                setup.loop.advanceTime(); return !setup.model.isPreviewing
+            })
         #expect(setup.endedAt == [0])
     }
 }

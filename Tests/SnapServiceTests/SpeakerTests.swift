@@ -19,21 +19,27 @@ struct SpeakerTests {
     let texts = ["20 points", "40 points", "60 points", "80 points", "100 points"]
 
     /// The daemon's event loop on a manual clock: timers fire only when the test advances time.
-    func make(_ mode: DaemonSettings.Announce = .changes, window: Double = SpeechTiming.window) -> (Speaker, Channel, EventLoop) {
+    func make(_ mode: DaemonSettings.Announce = .changes, window: Double = SpeechTiming.window) -> (
+        Speaker, Channel, EventLoop
+    ) {
         let loop = EventLoop(clock: .manual()), channel = Channel()
         let speaker = Speaker(mode: mode, valueTexts: texts, loop: loop, window: window)
         speaker.channel = channel
         return (speaker, channel, loop)
     }
 
-    @Test("one change after a quiet moment is spoken at once (t = 0), as a notification without a listener")
+    @Test(
+        "one change after a quiet moment is spoken at once (t = 0), as a notification without a listener"
+    )
     func leadingEdge() {
         let (speaker, channel, _) = make()
         speaker.committed(index: 3)
         #expect(channel.said == ["notification: 80 points"])
     }
 
-    @Test("an announcement listener (Orca 45+): announcements while unfocused, nothing extra while focused")
+    @Test(
+        "an announcement listener (Orca 45+): announcements while unfocused, nothing extra while focused"
+    )
     func announcementListener() {
         let (speaker, channel, clock) = make()
         channel.hasAnnouncementListener = true
@@ -59,16 +65,21 @@ struct SpeakerTests {
         #expect(channel.said == ["notification: 40 points"])
     }
 
-    @Test("the window is at least Orca's minimum gap: a burst's trailing utterance comes a window after the one before it")
+    @Test(
+        "the window is at least Orca's minimum gap: a burst's trailing utterance comes a window after the one before it"
+    )
     func windowAtLeastMinimumGap() {
         #expect(SpeechTiming.window >= SpeechTiming.minimumGap)
         #expect(SpeechTiming.quiet > SpeechTiming.window)
         let speaker = Speaker(mode: .changes, valueTexts: texts, loop: EventLoop(clock: .manual()))
-        #expect(speaker.window == SpeechTiming.window, "a speaker made as the daemon makes it takes the one constant")
+        #expect(
+            speaker.window == SpeechTiming.window,
+            "a speaker made as the daemon makes it takes the one constant")
     }
 
-    @Test("five changes within 50 ms: two texts, the first at once, the last the final, at the window's end (whatever the window)",
-          arguments: [SpeechTiming.window, 0.5])
+    @Test(
+        "five changes within 50 ms: two texts, the first at once, the last the final, at the window's end (whatever the window)",
+        arguments: [SpeechTiming.window, 0.5])
     func burst(window: Double) {
         let (speaker, channel, clock) = make(window: window)
         for index in [2, 1, 0, 1, 4] {
@@ -84,7 +95,9 @@ struct SpeakerTests {
         #expect(channel.said.count == 2, "never a queue")
     }
 
-    @Test("a held key, twelve changes 40 ms apart: the first at once, at most one per window, the final once")
+    @Test(
+        "a held key, twelve changes 40 ms apart: the first at once, at most one per window, the final once"
+    )
     func heldKey() {
         let (speaker, channel, clock) = make()
         channel.hasAnnouncementListener = true
@@ -97,10 +110,16 @@ struct SpeakerTests {
         }
         clock.advanceTime(by: 1)
         if channel.said.count > times.count { times.append(clock.now) }
-        #expect(channel.said.first == "announcement: 20 points" && times.first == 0, "the first at once: \(channel.said)")
+        #expect(
+            channel.said.first == "announcement: 20 points" && times.first == 0,
+            "the first at once: \(channel.said)")
         #expect(channel.said.last == "announcement: 80 points", "the final value: \(channel.said)")
-        #expect(channel.said.count <= 1 + Int((0.44 / SpeechTiming.window).rounded(.up)) + 1, "\(channel.said)")
-        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= SpeechTiming.window - 0.041 }, "\(times)")
+        #expect(
+            channel.said.count <= 1 + Int((0.44 / SpeechTiming.window).rounded(.up)) + 1,
+            "\(channel.said)")
+        #expect(
+            zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= SpeechTiming.window - 0.041 },
+            "\(times)")
     }
 
     @Test("a key held at the largest size: the limit note once, at once after the last value")
@@ -138,7 +157,8 @@ struct SpeakerTests {
         speaker.reachedLimit(largest: true, index: 4, moved: true)
         #expect(channel.said.count == 2, "not within the minimum gap")
         clock.advanceTime(by: SpeechTiming.minimumGap)
-        #expect(channel.said.last == "notification: 100 points, largest size", "as soon as the gap allows")
+        #expect(
+            channel.said.last == "notification: 100 points, largest size", "as soon as the gap allows")
         clock.advanceTime(by: 1)
         channel.isFocused = true
         speaker.reachedLimit(largest: false, index: 0, moved: false)
@@ -146,12 +166,17 @@ struct SpeakerTests {
         speaker.committed(index: 4)
         speaker.reachedLimit(largest: true, index: 4, moved: true)  // StepBy(+3) from 40, focused on Orca 43
         clock.advanceTime(by: 1)
-        #expect(channel.said == ["notification: 100 points, largest size", "notification: 100 points",
-                                 "notification: 100 points, largest size", "notification: 20 points, smallest size",
-                                 "notification: largest size"])
+        #expect(
+            channel.said == [
+                "notification: 100 points, largest size", "notification: 100 points",
+                "notification: 100 points, largest size", "notification: 20 points, smallest size",
+                "notification: largest size"
+            ])
     }
 
-    @Test("the way is chosen when the text goes out: a screen reader that starts or stops between the edges is honoured")
+    @Test(
+        "the way is chosen when the text goes out: a screen reader that starts or stops between the edges is honoured"
+    )
     func chosenAtSend() {
         let (speaker, channel, clock) = make()
         speaker.committed(index: 3)
@@ -162,11 +187,16 @@ struct SpeakerTests {
         speaker.committed(index: 1)
         channel.hasAnnouncementListener = false
         clock.advanceTime(by: 1)
-        #expect(channel.said == ["notification: 80 points", "announcement: 100 points",
-                                 "announcement: 60 points", "notification: 40 points"])
+        #expect(
+            channel.said == [
+                "notification: 80 points", "announcement: 100 points",
+                "announcement: 60 points", "notification: 40 points"
+            ])
     }
 
-    @Test("before the accessible side is ready: the latest text is kept and said once it is, within the bound")
+    @Test(
+        "before the accessible side is ready: the latest text is kept and said once it is, within the bound"
+    )
     func keptUntilReady() {
         let loop = EventLoop(clock: .manual()), channel = Channel()
         let speaker = Speaker(mode: .changes, valueTexts: texts, loop: loop)
@@ -197,10 +227,14 @@ struct SpeakerTests {
         #expect(dropped.count == 1 && dropped[0].contains("20 points"), "\(dropped)")
     }
 
-    @Test("a Focus asked before the join (kept as AccessibilityService keeps it): carried out after it, dropped past the bound")
+    @Test(
+        "a Focus asked before the join (kept as AccessibilityService keeps it): carried out after it, dropped past the bound"
+    )
     func focusUntilReady() {
         let loop = EventLoop(clock: .manual())
-        let focus = UntilReady<Void>(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
+        let focus = UntilReady<Void>(loop: loop, bound: Speaker.readyBound) { _ in
+            "the slider did not take focus"
+        }
         var dropped: [String] = []
         focus.onDropped = { dropped.append($0) }
         focus.keep(())
@@ -211,7 +245,10 @@ struct SpeakerTests {
         focus.keep(())  // only the latest, the bound from it
         loop.advanceTime(by: Speaker.readyBound + 0.1)
         #expect(focus.take() == nil, "past the bound: dropped")
-        #expect(dropped == ["the accessibility bus was not ready within 2.0 s; the slider did not take focus"])
+        #expect(
+            dropped == [
+                "the accessibility bus was not ready within 2.0 s; the slider did not take focus"
+            ])
     }
 
     @Test("a Focus carried out after the join presents the value: the kept text is not said again")

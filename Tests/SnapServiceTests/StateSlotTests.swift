@@ -32,33 +32,45 @@ struct StateSlotTests {
         let store = StateStore(path: path)
         #expect(store.load() == .missing)
         for size in [40, 60, 80] { #expect(store.save(size: size) == nil) }
-        #expect(savedSlots(path) == [StateSlots.Slot(sequence: 3, size: 80), StateSlots.Slot(sequence: 2, size: 60)])
+        #expect(
+            savedSlots(path) == [
+                StateSlots.Slot(sequence: 3, size: 80), StateSlots.Slot(sequence: 2, size: 60)
+            ])
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.size] as? Int == StateSlots.fileSize)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
         #expect(StateStore(path: path).load() == .size(80))
     }
 
-    @Test("a slot whose numbering could not go on is ignored: no snapsize wrote it, and the next commit would overflow it")
+    @Test(
+        "a slot whose numbering could not go on is ignored: no snapsize wrote it, and the next commit would overflow it"
+    )
     func sequenceBound() {
         for sequence in [UInt64.max, StateSlots.maximumSequence] {
-            #expect(StateSlots.decode(StateSlots.encode(StateSlots.Slot(sequence: sequence, size: 60))[...]) == nil, "\(sequence)")
+            #expect(
+                StateSlots.decode(StateSlots.encode(StateSlots.Slot(sequence: sequence, size: 60))[...])
+                    == nil, "\(sequence)")
         }
         let highest = StateSlots.Slot(sequence: StateSlots.maximumSequence - 1, size: 60)
         #expect(StateSlots.decode(StateSlots.encode(highest)[...]) == highest)
     }
 
-    @Test("a torn slot (the write in flight) is ignored: the other holds the last acknowledged size, and is kept")
+    @Test(
+        "a torn slot (the write in flight) is ignored: the other holds the last acknowledged size, and is kept"
+    )
     func tornOlderSlot() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = Self.committed([40, 60], in: folder)  // slot 0, then slot 1: acknowledged
-        try damageSlot(path, 0)               // the next commit, torn by a crash
+        try damageSlot(path, 0)  // the next commit, torn by a crash
         let restarted = StateStore(path: path)
         #expect(restarted.load() == .size(60))
         // The next commit goes to the torn slot, never over the one that holds the saved size.
         #expect(restarted.save(size: 100) == nil)
-        #expect(savedSlots(path) == [StateSlots.Slot(sequence: 3, size: 100), StateSlots.Slot(sequence: 2, size: 60)])
+        #expect(
+            savedSlots(path) == [
+                StateSlots.Slot(sequence: 3, size: 100), StateSlots.Slot(sequence: 2, size: 60)
+            ])
         #expect(StateStore(path: path).load() == .size(100))
     }
 
@@ -85,27 +97,37 @@ struct StateSlotTests {
             return
         }
         #expect(reason.contains("slots"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == damaged, "the bad file was not kept as it was")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: movedTo)) == damaged,
+            "the bad file was not kept as it was")
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(restarted.save(size: 80) == nil)
         #expect(StateStore(path: path).load() == .size(80))
     }
 
-    @Test("a file written before the format version was named (zero there) loads as version 1; commits write 1")
+    @Test(
+        "a file written before the format version was named (zero there) loads as version 1; commits write 1"
+    )
     func versionZero() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = Self.committed([40, 60], in: folder)
-        #expect(slotVersion(path, 0) == StateSlots.formatVersion && slotVersion(path, 1) == StateSlots.formatVersion)
+        #expect(
+            slotVersion(path, 0) == StateSlots.formatVersion
+                && slotVersion(path, 1) == StateSlots.formatVersion)
         for number in 0..<2 { try setSlotVersion(path, number, 0) }
         let store = StateStore(path: path)
         #expect(store.load() == .size(60))
         #expect(store.save(size: 80) == nil)
-        #expect(slotVersion(path, 0) == 1 && slotVersion(path, 1) == 0, "the commit went to slot 0, in version 1")
+        #expect(
+            slotVersion(path, 0) == 1 && slotVersion(path, 1) == 0,
+            "the commit went to slot 0, in version 1")
         #expect(StateStore(path: path).load() == .size(80))
     }
 
-    @Test("a file in a newer format version is refused and kept aside as it was, never read as this one", arguments: [0, 1])
+    @Test(
+        "a file in a newer format version is refused and kept aside as it was, never read as this one",
+        arguments: [0, 1])
     func newerVersion(slot: Int) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -121,13 +143,17 @@ struct StateSlotTests {
             return
         }
         #expect(reason.contains("version 2"), "\(reason)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == newer, "the file was not kept as it was")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: movedTo)) == newer,
+            "the file was not kept as it was")
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(store.save(size: 80) == nil)
         #expect(StateStore(path: path).load() == .size(80))
     }
 
-    @Test("a state file removed, or replaced by a folder, while the store holds it open: never written to a lost file")
+    @Test(
+        "a state file removed, or replaced by a folder, while the store holds it open: never written to a lost file"
+    )
     func replacedWhileOpen() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -172,7 +198,9 @@ struct StateSlotTests {
             return
         }
         #expect(store.save(size: 100) == nil)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before, "the link's target was touched")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: target)) == before, "the link's target was touched"
+        )
         #expect(savedSize(path) == 100)
     }
 }

@@ -5,7 +5,7 @@ import SnapCore
 import SystemCalls
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// StateStore's failure branches, in process: the POSIX calls fail on demand through the
@@ -26,10 +26,14 @@ struct StateStoreTests {
         deinit { try? FileManager.default.removeItem(atPath: path) }
 
         var saved: Int? { savedSize(state) }
-        var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+        var files: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        }
     }
 
-    @Test("the first save makes the file whole (temporary file, flush, rename, flush the folder); later ones write one slot")
+    @Test(
+        "the first save makes the file whole (temporary file, flush, rename, flush the folder); later ones write one slot"
+    )
     func order() throws {
         let folder = try Folder(empty: true)
         let mock = MockedCalls()
@@ -37,12 +41,16 @@ struct StateStoreTests {
         #expect(mock.trace == [.open, .write, .fchmod, .fsync, .rename, .open, .fsync, .close])
         let commit = MockedCalls()
         #expect(withMockedCalls(commit) { folder.store.save(size: 80) } == nil)
-        #expect(commit.trace == [.fstat, .stat, .pwrite, .fdatasync], "the file, then that its name still names it")
+        #expect(
+            commit.trace == [.fstat, .stat, .pwrite, .fdatasync],
+            "the file, then that its name still names it")
         #expect(folder.saved == 80)
         #expect(folder.files == ["state"])
     }
 
-    @Test("short writes and EINTR are written through when the file is made; a short slot write is an error")
+    @Test(
+        "short writes and EINTR are written through when the file is made; a short slot write is an error"
+    )
     func shortWrites() throws {
         let folder = try Folder(empty: true)
         let mock = MockedCalls()
@@ -57,8 +65,9 @@ struct StateStoreTests {
         #expect(folder.saved == 100, "the slot holding the saved size was not touched")
     }
 
-    @Test("a full disk (ENOSPC), EIO on fdatasync: the saved size stays, nothing is left behind, the next save works",
-          arguments: [(SystemCall.pwrite, ENOSPC, "cannot write"), (.fdatasync, EIO, "cannot flush")])
+    @Test(
+        "a full disk (ENOSPC), EIO on fdatasync: the saved size stays, nothing is left behind, the next save works",
+        arguments: [(SystemCall.pwrite, ENOSPC, "cannot write"), (.fdatasync, EIO, "cannot flush")])
     func commitFailures(call: SystemCall, code: Int32, words: String) throws {
         let folder = try Folder()
         #expect(folder.store.save(size: 80) == nil)
@@ -66,27 +75,32 @@ struct StateStoreTests {
         mock.fail(call, with: code)
         let problem = withMockedCalls(mock) { folder.store.save(size: 20) }
         let expected = String(cString: strerror(code))
-        #expect(problem?.contains(words) == true && problem?.contains(expected) == true, "\(String(describing: problem))")
+        #expect(
+            problem?.contains(words) == true && problem?.contains(expected) == true,
+            "\(String(describing: problem))")
         #expect(StateStore(path: folder.state).load() == .size(80), "the last saved size survives")
         #expect(folder.files == ["state"])
         #expect(folder.store.save(size: 40) == nil)
         #expect(StateStore(path: folder.state).load() == .size(40))
     }
 
-    @Test("making the file: a full disk (ENOSPC), a refused folder (EACCES), EIO on fsync, a failed rename leave nothing behind",
-          arguments: [
-              (SystemCall.write, ENOSPC, "cannot write"),
-              (.open, EACCES, "cannot create"),
-              (.fsync, EIO, "cannot flush"),
-              (.rename, EXDEV, "cannot rename"),
-          ])
+    @Test(
+        "making the file: a full disk (ENOSPC), a refused folder (EACCES), EIO on fsync, a failed rename leave nothing behind",
+        arguments: [
+            (SystemCall.write, ENOSPC, "cannot write"),
+            (.open, EACCES, "cannot create"),
+            (.fsync, EIO, "cannot flush"),
+            (.rename, EXDEV, "cannot rename")
+        ])
     func creationFailures(call: SystemCall, code: Int32, words: String) throws {
         let folder = try Folder(empty: true)
         let mock = MockedCalls()
         mock.fail(call, with: code)
         let problem = withMockedCalls(mock) { folder.store.save(size: 20) }
         let expected = String(cString: strerror(code))
-        #expect(problem?.contains(words) == true && problem?.contains(expected) == true, "\(String(describing: problem))")
+        #expect(
+            problem?.contains(words) == true && problem?.contains(expected) == true,
+            "\(String(describing: problem))")
         #expect(folder.files == [], "no temporary file left: \(folder.files)")
         #expect(StateStore(path: folder.state).load() == .missing)
     }
@@ -99,7 +113,11 @@ struct StateStoreTests {
         let mock = MockedCalls()
         mock.fail(.fdatasync, with: EIO)
         let result = withMockedCalls(mock) {
-            Result { () throws(ModelError) in try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) } }
+            Result { () throws(ModelError) in
+                try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in
+                    try selection.set(index: 4)
+                }
+            }
         }
         guard case .failure(.saveFailed(let problem)) = result else {
             Issue.record("expected saveFailed, got \(result)")
@@ -109,7 +127,9 @@ struct StateStoreTests {
         #expect(model.committedSize == 60 && recorder.changes.isEmpty)
         #expect(folder.saved == 60)
         // The disk is back: the same request goes through.
-        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in try selection.set(index: 4) }
+        try model.perform(as: ChangeCause(.set)) { selection throws(SnapError) in
+            try selection.set(index: 4)
+        }
         #expect(folder.saved == 100 && recorder.changes.count == 1)
     }
 }

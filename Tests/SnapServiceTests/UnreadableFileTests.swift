@@ -5,7 +5,7 @@ import SnapSettings
 import SystemCalls
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A state or config file that cannot be read (EACCES), made so through the SystemCalls seam:
@@ -26,7 +26,9 @@ struct UnreadableFileTests {
         let reason = describeErrno(EACCES)
         let translated = String(cString: strerror(EACCES))
         uselocale(previous)
-        #expect(translated != "Permission denied", "strerror is not translated here, so this test could not fail")
+        #expect(
+            translated != "Permission denied",
+            "strerror is not translated here, so this test could not fail")
         #expect(reason == "Permission denied")
     }
 
@@ -48,7 +50,8 @@ struct UnreadableFileTests {
         #expect(StateStore(path: path).load() == .missing)
     }
 
-    @Test("an unreadable config file: ignored when it is the default one, refused when named or on reload")
+    @Test(
+        "an unreadable config file: ignored when it is the default one, refused when named or on reload")
     func config() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -61,14 +64,17 @@ struct UnreadableFileTests {
             mock.fail(.open, with: EACCES)
             let outcome = withMockedCalls(mock) { () -> Result<DaemonValues, InvalidValue> in
                 do throws(InvalidValue) {
-                    return .success(try Daemon.readConfig(path: path, explicit: explicit, reloading: reloading))
+                    return .success(
+                        try Daemon.readConfig(path: path, explicit: explicit, reloading: reloading))
                 } catch {
                     return .failure(error)
                 }
             }
             switch outcome {
             case .success(let values):
-                #expect(!explicit && !reloading && values == DaemonValues(), "explicit \(explicit), reloading \(reloading)")
+                #expect(
+                    !explicit && !reloading && values == DaemonValues(),
+                    "explicit \(explicit), reloading \(reloading)")
             case .failure(let error):
                 #expect(explicit || reloading, "the default file stops nothing")
                 #expect(error.message.contains(denied), "got: \(error.message)")

@@ -5,7 +5,9 @@ import SnapTexts
 
 @Suite("snapsized options and config file")
 struct DaemonSettingsTests {
-    func settings(_ words: [String], config: String = "", state: String? = "/tmp/state") throws -> DaemonSettings {
+    func settings(_ words: [String], config: String = "", state: String? = "/tmp/state") throws
+        -> DaemonSettings
+    {
         guard case .run(let flags) = try DaemonArguments.parse(words) else {
             Issue.record("expected options to run with")
             return DaemonSettings()
@@ -28,9 +30,11 @@ struct DaemonSettingsTests {
     @Test("every flag, in both spellings")
     func flags() throws {
         let value = try settings([
-            "--sizes", "10,20,30", "--initial=24", "--label", "Brush", "--unit", "px", "--layout", "numeric",
-            "--track-width", "200", "--track-inset=10", "--preview-timeout", "0.5", "--state-file", "/x/s",
-            "--no-accessibility", "--announce", "never",
+            "--sizes", "10,20,30", "--initial=24", "--label", "Brush", "--unit", "px", "--layout",
+            "numeric",
+            "--track-width", "200", "--track-inset=10", "--preview-timeout", "0.5", "--state-file",
+            "/x/s",
+            "--no-accessibility", "--announce", "never"
         ])
         #expect(value.snapper.sizes.sizes == [10, 20, 30])
         #expect(value.initialIndex == 1)
@@ -59,22 +63,27 @@ struct DaemonSettingsTests {
         #expect(try settings([], config: "no-state = false").stateFile == "/tmp/state")
     }
 
-    @Test("invalid values are refused with a clear sentence", arguments: [
-        (["--sizes", ""], "--sizes: '' is not a whole number"),
-        (["--sizes", "60,20"], "strictly increase"),
-        (["--sizes", "20,40,9999999999"], "too large"),
-        (["--track-width", "20"], "larger than twice the inset"),
-        (["--track-width", "wide"], "'wide' is not a finite number"),
-        (["--layout", "radial"], "'radial' is not a layout"),
-        (["--initial", "sixty"], "'sixty' is not a whole number"),
-        (["--preview-timeout", "0"], "above 0"),
-        (["--preview-timeout", "nan"], "not a finite number"),
-        (["--announce", "sometimes"], "'sometimes' is not one of changes, announcement, notification, never"),
-        (["--bogus"], "unknown option '--bogus'"),
-        (["--sizes"], "--sizes needs a value"),
-        (["--no-state=yes"], "--no-state takes no value"),
-        (["stray"], "unexpected argument 'stray'"),
-    ])
+    @Test(
+        "invalid values are refused with a clear sentence",
+        arguments: [
+            (["--sizes", ""], "--sizes: '' is not a whole number"),
+            (["--sizes", "60,20"], "strictly increase"),
+            (["--sizes", "20,40,9999999999"], "too large"),
+            (["--track-width", "20"], "larger than twice the inset"),
+            (["--track-width", "wide"], "'wide' is not a finite number"),
+            (["--layout", "radial"], "'radial' is not a layout"),
+            (["--initial", "sixty"], "'sixty' is not a whole number"),
+            (["--preview-timeout", "0"], "above 0"),
+            (["--preview-timeout", "nan"], "not a finite number"),
+            (
+                ["--announce", "sometimes"],
+                "'sometimes' is not one of changes, announcement, notification, never"
+            ),
+            (["--bogus"], "unknown option '--bogus'"),
+            (["--sizes"], "--sizes needs a value"),
+            (["--no-state=yes"], "--no-state takes no value"),
+            (["stray"], "unexpected argument 'stray'")
+        ])
     func refused(words: [String], message: String) {
         do {
             _ = try settings(words)
@@ -86,17 +95,21 @@ struct DaemonSettingsTests {
         }
     }
 
-    @Test("config errors name the file and line", arguments: [
-        ("sizes 20,40", "config:1: expected 'key = value'"),
-        ("\ncolour = red", "config:2: unknown key 'colour'"),
-        ("no-state = perhaps", "config:1: no-state must be true or false"),
-        ("config = /elsewhere", "config:1: unknown key 'config'"),
-        ("lable = Brush size", "config:1: unknown key 'lable' (did you mean 'label'?)"),
-        ("track-width = wide", "--track-width: 'wide' is not a finite number"),
-        ("label =", "--label: the label must not be empty"),
-    ])
+    @Test(
+        "config errors name the file and line",
+        arguments: [
+            ("sizes 20,40", "config:1: expected 'key = value'"),
+            ("\ncolour = red", "config:2: unknown key 'colour'"),
+            ("no-state = perhaps", "config:1: no-state must be true or false"),
+            ("config = /elsewhere", "config:1: unknown key 'config'"),
+            ("lable = Brush size", "config:1: unknown key 'lable' (did you mean 'label'?)"),
+            ("track-width = wide", "--track-width: 'wide' is not a finite number"),
+            ("label =", "--label: the label must not be empty")
+        ])
     func configErrors(text: String, message: String) {
-        let error = #expect(throws: InvalidValue.self) { try DaemonArguments.parseConfig(text, path: "config") }
+        let error = #expect(throws: InvalidValue.self) {
+            try DaemonArguments.parseConfig(text, path: "config")
+        }
         #expect(error?.message.hasPrefix(message) == true, "got: \(String(describing: error))")
     }
 
@@ -105,6 +118,8 @@ struct DaemonSettingsTests {
         #expect(try DaemonArguments.parse(["--help"]) == .help)
         #expect(try DaemonArguments.parse(["--sizes", "1", "--version"]) == .version)
         let help = DaemonArguments.helpText()
-        for option in DaemonOption.all { #expect(help.contains("--" + option.name), "help lacks --\(option.name)") }
+        for option in DaemonOption.all {
+            #expect(help.contains("--" + option.name), "help lacks --\(option.name)")
+        }
     }
 }

@@ -6,10 +6,14 @@ import SnapTexts
 /// daemon, slider and CLI in LocalizationTests.
 @Suite("The words, in English")
 struct TextsTests {
-    @Test("printable: C0, DEL, C1, bidi overrides and isolates, format characters and line separators replaced; other text kept")
+    @Test(
+        "printable: C0, DEL, C1, bidi overrides and isolates, format characters and line separators replaced; other text kept"
+    )
     func printable() {
-        for code: UInt32 in [0x00, 0x07, 0x09, 0x0A, 0x1B, 0x7F, 0x80, 0x85, 0x9B, 0x9C, 0x9D, 0x9F, 0xAD, 0x200B, 0x200E,
-                             0x2028, 0x2029, 0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF, 0xE0001] {
+        for code: UInt32 in [
+            0x00, 0x07, 0x09, 0x0A, 0x1B, 0x7F, 0x80, 0x85, 0x9B, 0x9C, 0x9D, 0x9F, 0xAD, 0x200B, 0x200E,
+            0x2028, 0x2029, 0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF, 0xE0001
+        ] {
             let scalar = Unicode.Scalar(code)!
             #expect(Texts.printable("a\(scalar)b") == "a?b", "U+\(String(code, radix: 16))")
         }
@@ -40,28 +44,38 @@ struct TextsTests {
         #expect(Texts.choices([]) == "" && Texts.choices(["20"]) == "20")
         #expect(Texts.choices(["20", "40"]) == "20 or 40")
         #expect(Texts.choices(["20", "40", "60", "80", "100"]) == "20, 40, 60, 80 or 100")
-        #expect(Texts.enumeration(["'a'", "'b'", "'c'"]) == "'a', 'b', 'c'" && Texts.enumeration([]) == "")
-        #expect(Texts.placeholder("seconds") == "seconds" && Texts.placeholder("ordinal|numeric") == "ordinal|numeric")
+        #expect(
+            Texts.enumeration(["'a'", "'b'", "'c'"]) == "'a', 'b', 'c'" && Texts.enumeration([]) == "")
+        #expect(
+            Texts.placeholder("seconds") == "seconds"
+                && Texts.placeholder("ordinal|numeric") == "ordinal|numeric")
     }
 
     @Test("actions and limit notes")
     func actionsAndNotes() {
         #expect(Texts.largerAction.name == "Larger" && Texts.smallerAction.name == "Smaller")
-        #expect(Texts.limitNote(largest: true, moved: false, valueText: "100 points") == "already at the largest size, 100 points")
-        #expect(Texts.limitNote(largest: false, moved: true, valueText: "20 points") == "stopped at the smallest size, 20 points")
+        #expect(
+            Texts.limitNote(largest: true, moved: false, valueText: "100 points")
+                == "already at the largest size, 100 points")
+        #expect(
+            Texts.limitNote(largest: false, moved: true, valueText: "20 points")
+                == "stopped at the smallest size, 20 points")
     }
 
     @Test("every refusal explains itself in a sentence")
     func refusals() {
         let owner = PreviewOwner(":1.10")
         let errors: [SnapError] = [
-            .emptySizes, .unsortedSizes(position: 1), .invalidTrack(width: 1, inset: 1), .nonFinite(what: .pointerPosition),
+            .emptySizes, .unsortedSizes(position: 1), .invalidTrack(width: 1, inset: 1),
+            .nonFinite(what: .pointerPosition),
             .nonFinite(what: .indexValue), .nonFinite(what: .size), .indexOutOfRange(index: 9, count: 5),
-            .previewActive(owner: owner),
+            .previewActive(owner: owner)
         ]
         for error in errors { #expect(Texts.refusal(error).hasSuffix("."), "\(error)") }
         #expect(Set(errors.map(Texts.refusal)).count == errors.count)
         #expect(Texts.refusal(.previewActive(owner: owner)).contains(":1.10"))
-        #expect(Texts.refusal(.indexOutOfRange(index: 9, count: 5)) == "Index 9 is out of range: valid indexes are 0 to 4.")
+        #expect(
+            Texts.refusal(.indexOutOfRange(index: 9, count: 5))
+                == "Index 9 is out of range: valid indexes are 0 to 4.")
     }
 }

@@ -17,12 +17,14 @@ struct BadFileTests {
     @discardableResult
     static func damage(_ path: String, _ kind: Damage, valid: String) throws -> String? {
         let manager = FileManager.default
-        try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try manager.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         switch kind {
         case .empty:
             try "".write(toFile: path, atomically: false, encoding: .utf8)
         case .binary:
-            try Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }).write(to: URL(fileURLWithPath: path))
+            try Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }).write(
+                to: URL(fileURLWithPath: path))
         case .huge:
             // 100 MB, sparse so the test writes almost nothing.
             _ = manager.createFile(atPath: path, contents: Data(valid.utf8))
@@ -37,9 +39,11 @@ struct BadFileTests {
             try manager.createSymbolicLink(atPath: path, withDestinationPath: target)
             return target
         case .unsorted:
-            try "size=40\nsize=20\nsizes = 60, 20\n".write(toFile: path, atomically: false, encoding: .utf8)
+            try "size=40\nsize=20\nsizes = 60, 20\n".write(
+                toFile: path, atomically: false, encoding: .utf8)
         case .outOfRange:
-            try "size=99999999999999999999\nsizes = 20, 99999999999\n".write(toFile: path, atomically: false, encoding: .utf8)
+            try "size=99999999999999999999\nsizes = 20, 99999999999\n".write(
+                toFile: path, atomically: false, encoding: .utf8)
         }
         return nil
     }
@@ -53,12 +57,17 @@ struct BadFileTests {
         // The symlink's target says 20, but a link is never followed: the initial size is used.
         #expect(try client.property("SelectedSize") == .int32(80))
         let stderr = fixture.daemon?.stderr ?? ""
-        #expect(stderr.contains("state file") && stderr.contains("could not be used"), "stderr: \(stderr)")
+        #expect(
+            stderr.contains("state file") && stderr.contains("could not be used"), "stderr: \(stderr)")
         let folder = (fixture.stateFile as NSString).deletingLastPathComponent
-        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.bad-") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("state.bad-")
+        }
         #expect(kept.count == 1, "kept aside: \(kept)")
         if let target {
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "size=20\n", "the link's target was touched")
+            #expect(
+                try String(contentsOfFile: target, encoding: .utf8) == "size=20\n",
+                "the link's target was touched")
         }
         // Saving works again, as a fresh regular file with mode 0600.
         _ = try client.call("Increment")
@@ -68,8 +77,9 @@ struct BadFileTests {
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
     }
 
-    @Test("a bad default config file is reported and ignored, and left as it was",
-          arguments: Damage.allCases.filter { $0 != .symlink && $0 != .empty })
+    @Test(
+        "a bad default config file is reported and ignored, and left as it was",
+        arguments: Damage.allCases.filter { $0 != .symlink && $0 != .empty })
     func config(kind: Damage) throws {
         let fixture = try DaemonFixture(startDaemon: false)
         let path = fixture.configFile
@@ -77,7 +87,9 @@ struct BadFileTests {
         let before = try? Data(contentsOf: URL(fileURLWithPath: path))
         try fixture.start(["--label", "Brush"])
         let client = try fixture.client()
-        #expect(try client.property("Sizes") == .array(elementSignature: "i", [20, 40, 60, 80, 100].map { .int32($0) }))
+        #expect(
+            try client.property("Sizes")
+                == .array(elementSignature: "i", [20, 40, 60, 80, 100].map { .int32($0) }))
         #expect(try client.property("Label") == .string("Brush"))
         let stderr = fixture.daemon?.stderr ?? ""
         #expect(stderr.contains("ignoring the config file"), "stderr: \(stderr)")
@@ -90,7 +102,9 @@ struct BadFileTests {
         let path = fixture.configFile
         try Self.damage(path, .symlink, valid: "sizes = 1,2,3\n")
         try fixture.start()
-        #expect(try fixture.client().property("Sizes") == .array(elementSignature: "i", [.int32(1), .int32(2), .int32(3)]))
+        #expect(
+            try fixture.client().property("Sizes")
+                == .array(elementSignature: "i", [.int32(1), .int32(2), .int32(3)]))
         #expect(fixture.daemon?.stderr == "")
     }
 
@@ -99,10 +113,12 @@ struct BadFileTests {
         let fixture = try DaemonFixture(startDaemon: false)
         let path = fixture.bus.directory + "/explicit.conf"
         try "sizes = 60, 20\n".write(toFile: path, atomically: false, encoding: .utf8)
-        let result = try fixture.tool(try DaemonFixture.snapsized, ["--no-accessibility", "--config", path])
+        let result = try fixture.tool(
+            try DaemonFixture.snapsized, ["--no-accessibility", "--config", path])
         #expect(result.status == 64)
         #expect(result.stderr.contains("strictly increase"), "stderr: \(result.stderr)")
-        let missing = try fixture.tool(try DaemonFixture.snapsized, ["--no-accessibility", "--config", path + ".nope"])
+        let missing = try fixture.tool(
+            try DaemonFixture.snapsized, ["--no-accessibility", "--config", path + ".nope"])
         #expect(missing.status == 64 && missing.stderr.contains("does not exist"))
     }
 }

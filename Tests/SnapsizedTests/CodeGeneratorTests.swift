@@ -15,13 +15,15 @@ struct CodeGeneratorTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var environment = ProcessInfo.processInfo.environment
         environment["QT_SELECT"] = "qt5"
-        let result = try run("qdbusxml2cpp", ["-p", directory + "/proxy", "-a", directory + "/adaptor", Self.xml],
-                             environment: environment)
+        let result = try run(
+            "qdbusxml2cpp", ["-p", directory + "/proxy", "-a", directory + "/adaptor", Self.xml],
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")
         let proxy = try String(contentsOfFile: directory + "/proxy.h", encoding: .utf8)
         let adaptor = try String(contentsOfFile: directory + "/adaptor.h", encoding: .utf8)
-        #expect(proxy.contains("inline QDBusReply<uint> SetSize(int size, int &committedSize)"), "\(proxy)")
+        #expect(
+            proxy.contains("inline QDBusReply<uint> SetSize(int size, int &committedSize)"), "\(proxy)")
         #expect(proxy.contains("Q_PROPERTY(QList<int> Sizes READ sizes)"), "\(proxy)")
         #expect(adaptor.contains("uint SetSize(int size, int &committedSize);"), "\(adaptor)")
         // Qt appends '_' to an argument whose name it had to change.
@@ -65,17 +67,26 @@ struct CodeGeneratorTests {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let environment = ProcessInfo.processInfo.environment
-        let generate = try run("gdbus-codegen", ["--interface-prefix", "org.snapsize.", "--c-namespace", "Snap",
-                                                 "--generate-c-code", directory + "/generated", Self.xml],
-                               environment: environment)
+        let generate = try run(
+            "gdbus-codegen",
+            [
+                "--interface-prefix", "org.snapsize.", "--c-namespace", "Snap",
+                "--generate-c-code", directory + "/generated", Self.xml
+            ],
+            environment: environment)
         #expect(generate.status == 0, "\(generate.stderr)")
         try Self.client.write(toFile: directory + "/client.c", atomically: true, encoding: .utf8)
-        let flags = try run("pkg-config", ["--cflags", "--libs", "gio-2.0", "gio-unix-2.0"], environment: environment)
+        let flags = try run(
+            "pkg-config", ["--cflags", "--libs", "gio-2.0", "gio-unix-2.0"], environment: environment)
         try #require(flags.status == 0, "\(flags.stderr)")
-        let compile = try run("cc", ["-Wall", "-Werror", "-o", directory + "/client", directory + "/client.c",
-                                     directory + "/generated.c", "-I", directory]
-                                  + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
-                              environment: environment, timeout: 120)
+        let compile = try run(
+            "cc",
+            [
+                "-Wall", "-Werror", "-o", directory + "/client", directory + "/client.c",
+                directory + "/generated.c", "-I", directory
+            ]
+                + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+            environment: environment, timeout: 120)
         try #require(compile.status == 0, "\(compile.stderr)")
 
         let fixture = try DaemonFixture()

@@ -12,7 +12,8 @@ import TestSupport
 @Suite("Crafted text from clients and files", .serialized)
 struct CraftedTextTests {
     /// The crafted program name, and what a person must read instead (each unprintable scalar `?`).
-    static let crafted = "evil\u{1B}[2J\u{9B}31m\u{9D}0;owned\u{9C}\u{202E}gnp.exe\u{2066}\u{200B}\u{7F}\u{85}end"
+    static let crafted =
+        "evil\u{1B}[2J\u{9B}31m\u{9D}0;owned\u{9C}\u{202E}gnp.exe\u{2066}\u{200B}\u{7F}\u{85}end"
     static let shown = "evil?[2J?31m?0;owned??gnp.exe????end"
 
     /// Each place in `text` a terminal or a bidi renderer would obey, by its UTF-8 bytes (this
@@ -24,10 +25,13 @@ struct CraftedTextTests {
         let bytes = Array(text.utf8)
         var found: [String] = []
         for (at, byte) in bytes.enumerated() {
-            let next = at + 1 < bytes.count ? bytes[at + 1] : 0, third = at + 2 < bytes.count ? bytes[at + 2] : 0
-            let bad = (byte < 0x20 && byte != 0x0A) || byte == 0x7F
+            let next = at + 1 < bytes.count ? bytes[at + 1] : 0,
+                third = at + 2 < bytes.count ? bytes[at + 2] : 0
+            let bad =
+                (byte < 0x20 && byte != 0x0A) || byte == 0x7F
                 || (byte == 0xC2 && (0x80...0x9F).contains(next))
-                || (byte == 0xE2 && next == 0x80 && ((0x8B...0x8F).contains(third) || (0xA8...0xAE).contains(third)))
+                || (byte == 0xE2 && next == 0x80
+                    && ((0x8B...0x8F).contains(third) || (0xA8...0xAE).contains(third)))
                 || (byte == 0xE2 && next == 0x81 && (0xA0...0xAF).contains(third))
                 || (byte == 0xEF && next == 0xBB && third == 0xBF)
             if bad { found.append("byte \(at): \(String(byte, radix: 16)) \(String(next, radix: 16))") }
@@ -35,12 +39,17 @@ struct CraftedTextTests {
         return found
     }
 
-    func expectClean(_ what: String, _ text: String, containing expected: String? = nil,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(Self.obeyed(text).isEmpty, "\(what) carries \(Self.obeyed(text)): \(text.debugDescription)",
-                sourceLocation: sourceLocation)
+    func expectClean(
+        _ what: String, _ text: String, containing expected: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            Self.obeyed(text).isEmpty, "\(what) carries \(Self.obeyed(text)): \(text.debugDescription)",
+            sourceLocation: sourceLocation)
         if let expected {
-            #expect(text.contains(expected), "\(what): \(text.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                text.contains(expected), "\(what): \(text.debugDescription)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -59,19 +68,30 @@ struct CraftedTextTests {
             print('committed', flush=True)
             sys.stdin.readline()
             """
-        return try ChildProcess("/bin/bash", ["-c", "exec -a \"$0\" /usr/bin/python3 -c \"$1\" \"${@:2}\"", Self.crafted, script,
-                                              SelectorBus.name.rawValue, SelectorBus.path.rawValue,
-                                              SelectorBus.interface.rawValue],
-                                environment: fixture.environment, stdin: .pipe)
+        return try ChildProcess(
+            "/bin/bash",
+            [
+                "-c", "exec -a \"$0\" /usr/bin/python3 -c \"$1\" \"${@:2}\"", Self.crafted, script,
+                SelectorBus.name.rawValue, SelectorBus.path.rawValue,
+                SelectorBus.interface.rawValue
+            ],
+            environment: fixture.environment, stdin: .pipe)
     }
 
-    @Test("a crafted command line: ChangedBy, the PreviewActive message, status, watch and history show it, never obey it")
+    @Test(
+        "a crafted command line: ChangedBy, the PreviewActive message, status, watch and history show it, never obey it"
+    )
     func craftedCommandLine() throws {
         let fixture = try DaemonFixture()
-        let watchPlain = try ChildProcess(productPath("snapsizectl")!, ["watch", "--count", "2"], environment: fixture.environment)
-        let watchJSON = try ChildProcess(productPath("snapsizectl")!, ["watch", "--json", "--count", "2"],
-                                         environment: fixture.environment)
-        #expect(waitUntil(timeout: 10) { watchPlain.stderr.contains("Watching") && watchJSON.stderr.contains("Watching") })
+        let watchPlain = try ChildProcess(
+            productPath("snapsizectl")!, ["watch", "--count", "2"], environment: fixture.environment)
+        let watchJSON = try ChildProcess(
+            productPath("snapsizectl")!, ["watch", "--json", "--count", "2"],
+            environment: fixture.environment)
+        #expect(
+            waitUntil(timeout: 10) {
+                watchPlain.stderr.contains("Watching") && watchJSON.stderr.contains("Watching")
+            })
         let client = try craftedClient(fixture)
         defer { client.closeStdin(); _ = client.terminate() }
         try #require(waitUntil(timeout: 10) { client.stdout.contains("previewing") }, "\(client.stderr)")
@@ -79,7 +99,10 @@ struct CraftedTextTests {
 
         // The daemon's stored name: ChangedBy as the bus carries it.
         let own = try fixture.client()
-        #expect(waitUntil(timeout: 5) { (try? own.property("ChangedBy")).flatMap(ClientIdentity.init)?.pid == UInt32(client.pid) })
+        #expect(
+            waitUntil(timeout: 5) {
+                (try? own.property("ChangedBy")).flatMap(ClientIdentity.init)?.pid == UInt32(client.pid)
+            })
         let changedBy = try #require(ClientIdentity(try own.property("ChangedBy")))
         #expect(changedBy.command == Self.shown, "\(changedBy.command.debugDescription)")
         // The refusal another person's call gets, on the bus and as snapsizectl prints it.
@@ -92,7 +115,9 @@ struct CraftedTextTests {
         let refused = try fixture.ctl(["inc"])
         #expect(refused.status == 1)
         expectClean("snapsizectl inc's refusal", refused.err, containing: "held by \(holder)")
-        expectClean("snapsizectl status", try fixture.ctl(["status"]).out, containing: "previewing: yes, held by \(holder)\n")
+        expectClean(
+            "snapsizectl status", try fixture.ctl(["status"]).out,
+            containing: "previewing: yes, held by \(holder)\n")
         let statusJSON = try fixture.ctl(["status", "--json"]).out
         expectClean("snapsizectl status --json", statusJSON)
         let jsonBy = try parseJSONObject(statusJSON)["changedBy"] as? [String: Any]
@@ -108,17 +133,22 @@ struct CraftedTextTests {
         #expect(watchJSON.stdout.contains(Self.shown), "\(watchJSON.stdout)")
         expectClean("snapsizectl history", try fixture.ctl(["history"]).out, containing: holder)
         let historyJSON = try fixture.ctl(["history", "--json"]).out
-        expectClean("snapsizectl history --json", historyJSON, containing: "\"command\":\"\(Self.shown)\"")
+        expectClean(
+            "snapsizectl history --json", historyJSON, containing: "\"command\":\"\(Self.shown)\"")
     }
 
-    @Test("a crafted history file: its names are stored and shown without ESC, C1 controls or bidi overrides")
+    @Test(
+        "a crafted history file: its names are stored and shown without ESC, C1 controls or bidi overrides"
+    )
     func craftedHistoryFile() throws {
         let fixture = try DaemonFixture(startDaemon: false)
         let path = HistoryFile.path(besideStateFile: fixture.stateFile)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let microseconds = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        try ("snapsize-history 1\nS 0\nU 60 80\n"
-             + "L 1 \(microseconds) 60 80 set 4242 :1.7\u{1B}[31m \(Self.crafted)\u{1B}]0;pwned\u{07}\n")
+        try
+            ("snapsize-history 1\nS 0\nU 60 80\n"
+            + "L 1 \(microseconds) 60 80 set 4242 :1.7\u{1B}[31m \(Self.crafted)\u{1B}]0;pwned\u{07}\n")
             .write(toFile: path, atomically: true, encoding: .utf8)
         try fixture.start()
         let own = try fixture.client()
@@ -127,7 +157,10 @@ struct CraftedTextTests {
         let by = entries[0].by
         expectClean("the stored name", by.uniqueName + by.command)
         #expect(by.uniqueName == ":1.7?[31m" && by.command == Self.shown + "?]0;pwned?", "\(by)")
-        expectClean("snapsizectl history", try fixture.ctl(["history"]).out, containing: "\(Self.shown)?]0;pwned? (pid 4242)")
-        expectClean("snapsizectl history --json", try fixture.ctl(["history", "--json"]).out, containing: "4242")
+        expectClean(
+            "snapsizectl history", try fixture.ctl(["history"]).out,
+            containing: "\(Self.shown)?]0;pwned? (pid 4242)")
+        expectClean(
+            "snapsizectl history --json", try fixture.ctl(["history", "--json"]).out, containing: "4242")
     }
 }

@@ -28,19 +28,20 @@ extension DaemonTests {
             let status = try fixture.ctl(["status"])
             #expect(status.status == 0)
             #expect(status.err == "")
-            #expect(status.out == """
-                label:      Circle size
-                sizes:      20 40 60 80 100
-                committed:  60 (index 2)
-                shown:      60 (index 2)
-                previewing: no
-                value text: 60 points
-                layout:     ordinal
-                track:      width 336, inset 12
-                state file: \(fixture.stateFile)
-                saving:     saved
+            #expect(
+                status.out == """
+                    label:      Circle size
+                    sizes:      20 40 60 80 100
+                    committed:  60 (index 2)
+                    shown:      60 (index 2)
+                    previewing: no
+                    value text: 60 points
+                    layout:     ordinal
+                    track:      width 336, inset 12
+                    state file: \(fixture.stateFile)
+                    saving:     saved
 
-                """)
+                    """)
 
             let json = try fixture.ctl(["status", "--json", "--timeout", "5"])
             #expect(json.status == 0)
@@ -86,9 +87,13 @@ extension DaemonTests {
             let back = try fixture.ctl(["set", "-5"])
             #expect(back.status == 0 && back.out == "80\n", "75 snaps to 80: \(back)")
             let down = try fixture.ctl(["set", "-30"])
-            #expect(down.status == 0 && down.out == "60\n", "50 is a tie between 40 and 60: the larger: \(down)")
+            #expect(
+                down.status == 0 && down.out == "60\n",
+                "50 is a tie between 40 and 60: the larger: \(down)")
             #expect(try fixture.ctl(["set", "+1000"]).out == "100\n", "clamped at the largest")
-            #expect(try fixture.ctl(["set", "--", "-1000"]).out == "20\n", "clamped at the smallest, after --")
+            #expect(
+                try fixture.ctl(["set", "--", "-1000"]).out == "20\n",
+                "clamped at the smallest, after --")
             #expect(try fixture.ctl(["set", "20"]).out == "20\n")
             #expect(try fixture.ctl(["set", "40"]).out == "40\n", "unsigned stays absolute")
         }
@@ -101,7 +106,9 @@ extension DaemonTests {
             let top = try fixture.ctl(["inc", "5"])
             #expect(top.status == 0)
             #expect(top.out == "100\n")
-            #expect(top.err == "stopped at the largest size, 100 points\n", "it moved from 80 before stopping")
+            #expect(
+                top.err == "stopped at the largest size, 100 points\n",
+                "it moved from 80 before stopping")
             let again = try fixture.ctl(["inc", "--json"])
             #expect(again.status == 0)
             let object = try parseJSONObject(again.out)
@@ -120,7 +127,9 @@ extension DaemonTests {
             #expect(bottom.err == "stopped at the smallest size, 20 points\n")
             let still = try fixture.ctl(["dec", "3"])
             #expect(still.status == 0 && still.out == "20\n")
-            #expect(still.err == "already at the smallest size, 20 points\n", "several steps that cannot move at all")
+            #expect(
+                still.err == "already at the smallest size, 20 points\n",
+                "several steps that cannot move at all")
         }
 
         @Test("focus without an accessibility bus: the daemon's refusal, exit 1")
@@ -135,19 +144,28 @@ extension DaemonTests {
 
     @Suite("refusals and a missing daemon")
     struct Failures {
-        @Test("a step or set while another client holds a preview: exit 1 with the error name; show marks both")
+        @Test(
+            "a step or set while another client holds a preview: exit 1 with the error name; show marks both"
+        )
         func refusedDuringPreview() throws {
             let fixture = try DaemonFixture()
             let other = try fixture.client()
             try other.call("Preview", [.double(tick[4])])
 
-            for arguments in [["inc"], ["dec"], ["set", "40"], ["set", "--index", "1"], ["drag", "12", "--release", "12"]] {
+            for arguments in [
+                ["inc"], ["dec"], ["set", "40"], ["set", "--index", "1"],
+                ["drag", "12", "--release", "12"]
+            ] {
                 let result = try fixture.ctl(arguments)
                 #expect(result.status == 1, "\(arguments)")
                 #expect(result.out == "", "\(arguments)")
-                #expect(result.err.hasPrefix("snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "),
-                        "\(arguments): \(result.err)")
-                #expect(result.err.contains("(pid \(getpid())))"), "the message names the client's process: \(result.err)")
+                #expect(
+                    result.err.hasPrefix(
+                        "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "),
+                    "\(arguments): \(result.err)")
+                #expect(
+                    result.err.contains("(pid \(getpid())))"),
+                    "the message names the client's process: \(result.err)")
             }
 
             let show = try fixture.ctl(["show"])
@@ -171,19 +189,25 @@ extension DaemonTests {
         }
 
         static let daemonCommands: [[String]] = [
-            ["get"], ["status"], ["set", "40"], ["set", "--index", "1"], ["inc"], ["dec"], ["drag", "1", "--release", "1"],
-            ["adjust"], ["watch"], ["show"], ["focus"],
+            ["get"], ["status"], ["set", "40"], ["set", "--index", "1"], ["inc"], ["dec"],
+            ["drag", "1", "--release", "1"],
+            ["adjust"], ["watch"], ["show"], ["focus"]
         ]
 
-        @Test("no daemon and nothing to activate: exit 69 and the reason, for every command that calls it")
+        @Test(
+            "no daemon and nothing to activate: exit 69 and the reason, for every command that calls it")
         func noDaemon() throws {
             let fixture = try DaemonFixture(startDaemon: false)
             for arguments in Self.daemonCommands {
                 let result = try fixture.ctl(arguments)
                 #expect(result.status == 69, "\(arguments): \(result.err)")
                 #expect(result.out == "", "\(arguments)")
-                #expect(result.err.contains("snapsized is not running and cannot be activated"), "\(arguments): \(result.err)")
-                #expect(result.err.contains("org.freedesktop.DBus.Error.ServiceUnknown"), "\(arguments): \(result.err)")
+                #expect(
+                    result.err.contains("snapsized is not running and cannot be activated"),
+                    "\(arguments): \(result.err)")
+                #expect(
+                    result.err.contains("org.freedesktop.DBus.Error.ServiceUnknown"),
+                    "\(arguments): \(result.err)")
             }
         }
 
@@ -193,7 +217,9 @@ extension DaemonTests {
             for arguments in Self.daemonCommands {
                 let result = try fixture.ctl(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
                 #expect(result.status == 69, "\(arguments): \(result.err)")
-                #expect(result.err.contains("DBUS_SESSION_BUS_ADDRESS is not set"), "\(arguments): \(result.err)")
+                #expect(
+                    result.err.contains("DBUS_SESSION_BUS_ADDRESS is not set"),
+                    "\(arguments): \(result.err)")
             }
         }
 
@@ -226,7 +252,10 @@ extension DaemonTests {
             let fixture = try DaemonFixture(startDaemon: false)
             let tool = try fixture.ctl(["--help"])
             #expect(tool.status == 0)
-            for name in ["get", "status", "set", "inc", "dec", "drag", "adjust", "watch", "show", "focus", "doctor", "snap"] {
+            for name in [
+                "get", "status", "set", "inc", "dec", "drag", "adjust", "watch", "show", "focus",
+                "doctor", "snap"
+            ] {
                 #expect(tool.out.contains("\n  \(name) "), "tool help lacks \(name)")
                 let help = try fixture.ctl([name, "--help"])
                 #expect(help.status == 0, "\(name)")
@@ -238,25 +267,27 @@ extension DaemonTests {
             #expect(version.status == 0 && version.out == "snapsizectl 0.1.0\n")
         }
 
-        @Test("usage errors: exit 64, message and usage line on stderr, nothing run", arguments: [
-            (["set"], "missing <size> (or --index <n>)"),
-            (["set", "40", "--index", "1"], "give either <size> or --index <n>, not both"),
-            (["set", "forty"], "'forty' is not a whole number of points"),
-            (["set", "--index", "-1"], "--index: '-1' is not an index"),
-            (["inc", "0"], "'0' is not a number of steps"),
-            (["dec", "x"], "'x' is not a number of steps"),
-            (["inc", "1", "2"], "unexpected argument '2'"),
-            (["drag", "10"], "end the gesture with --release <x> or --cancel"),
-            (["drag", "10", "--release", "5", "--cancel"], "not both"),
-            (["drag", "--release", "5"], "missing <x>"),
-            (["drag", "nan", "--release", "5"], "'nan' is not a finite number"),
-            (["get", "--timeout", "0"], "--timeout: give a number of seconds above 0"),
-            (["get", "--timeout", "soon"], "--timeout: 'soon' is not a finite number"),
-            (["watch", "--count", "0"], "--count: '0' is not a number of changes"),
-            (["focus", "--json"], "unknown option '--json'"),
-            (["status", "--jsno"], "unknown option '--jsno'; did you mean '--json'?"),
-            (["watch", "--cuont", "2"], "did you mean '--count'?"),
-        ])
+        @Test(
+            "usage errors: exit 64, message and usage line on stderr, nothing run",
+            arguments: [
+                (["set"], "missing <size> (or --index <n>)"),
+                (["set", "40", "--index", "1"], "give either <size> or --index <n>, not both"),
+                (["set", "forty"], "'forty' is not a whole number of points"),
+                (["set", "--index", "-1"], "--index: '-1' is not an index"),
+                (["inc", "0"], "'0' is not a number of steps"),
+                (["dec", "x"], "'x' is not a number of steps"),
+                (["inc", "1", "2"], "unexpected argument '2'"),
+                (["drag", "10"], "end the gesture with --release <x> or --cancel"),
+                (["drag", "10", "--release", "5", "--cancel"], "not both"),
+                (["drag", "--release", "5"], "missing <x>"),
+                (["drag", "nan", "--release", "5"], "'nan' is not a finite number"),
+                (["get", "--timeout", "0"], "--timeout: give a number of seconds above 0"),
+                (["get", "--timeout", "soon"], "--timeout: 'soon' is not a finite number"),
+                (["watch", "--count", "0"], "--count: '0' is not a number of changes"),
+                (["focus", "--json"], "unknown option '--json'"),
+                (["status", "--jsno"], "unknown option '--jsno'; did you mean '--json'?"),
+                (["watch", "--cuont", "2"], "did you mean '--count'?")
+            ])
         func usage(arguments: [String], message: String) throws {
             let fixture = try DaemonFixture()
             let result = try fixture.ctl(arguments)

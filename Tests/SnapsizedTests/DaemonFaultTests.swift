@@ -9,7 +9,9 @@ import TestSupport
 /// Crashes, bus loss and load, against the real daemon on a private bus.
 @Suite("Reliability: faults and load", .serialized)
 struct DaemonFaultTests {
-    @Test("kill -9 during a burst of commits: the restored size is the last acknowledged one (or the one in flight)")
+    @Test(
+        "kill -9 during a burst of commits: the restored size is the last acknowledged one (or the one in flight)"
+    )
     func crashSafety() throws {
         let sizes: [Int32] = [20, 40, 60, 80, 100]
         let rounds = stressing ? 50 : 5
@@ -19,7 +21,9 @@ struct DaemonFaultTests {
             guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
             let client = try fixture.client()
             let delay = useconds_t(Int.random(in: 5_000...60_000))
-            let killer = Thread { usleep(delay); kill(pid, SIGKILL) }
+            let killer = Thread {
+                usleep(delay); kill(pid, SIGKILL)
+            }
             killer.start()
             var acknowledged: Int32?
             var inFlight: Int32?
@@ -40,13 +44,17 @@ struct DaemonFaultTests {
             // Never without a valid record once written: either no file yet, or a valid slot with an allowed size.
             if FileManager.default.fileExists(atPath: fixture.stateFile) {
                 let saved = savedSize(fixture.stateFile)
-                #expect(saved.map { sizes.contains(Int32($0)) } == true, "round \(round): state file holds \(String(describing: saved))")
+                #expect(
+                    saved.map { sizes.contains(Int32($0)) } == true,
+                    "round \(round): state file holds \(String(describing: saved))")
             }
             try fixture.start()
             let restored = try fixture.client().property("SelectedSize").asInt32
             let expected = [acknowledged ?? 60, inFlight ?? 60]
-            #expect(expected.contains(restored ?? -1),
-                    "round \(round): restored \(restored.map(String.init) ?? "nil") after \(calls) acknowledged calls; expected \(expected)")
+            #expect(
+                expected.contains(restored ?? -1),
+                "round \(round): restored \(restored.map(String.init) ?? "nil") after \(calls) acknowledged calls; expected \(expected)"
+            )
             survived += 1
         }
         print("crash safety: \(survived) kill -9 rounds survived")
@@ -97,14 +105,19 @@ struct DaemonFaultTests {
             Thread {
                 do {
                     let counts = try hammer(address: address, calls: callsEach, seed: UInt64(worker + 2))
-                    errorCounts.withLock { total in for (name, n) in counts { total[name, default: 0] += n } }
+                    errorCounts.withLock { total in
+                        for (name, n) in counts { total[name, default: 0] += n }
+                    }
                 } catch {
                     failures.withLock { $0.append("client \(worker): \(error)") }
                 }
                 finished.add(1, ordering: .sequentiallyConsistent)
             }.start()
         }
-        #expect(watcher.pump(timeout: stressing ? 280 : 100) { finished.load(ordering: .sequentiallyConsistent) == clients })
+        #expect(
+            watcher.pump(timeout: stressing ? 280 : 100) {
+                finished.load(ordering: .sequentiallyConsistent) == clients
+            })
         watcher.settle(0.5)
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         let errors = errorCounts.withLock { $0 }
@@ -127,10 +140,13 @@ struct DaemonFaultTests {
         if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
             #expect(rssAfter - rssBefore <= 1024, "RSS grew from \(rssBefore) KiB to \(rssAfter) KiB")
         } else {
-            print("load: RSS check skipped under the address sanitizer (its quarantine holds freed memory)")
+            print(
+                "load: RSS check skipped under the address sanitizer (its quarantine holds freed memory)"
+            )
         }
-        print("load: \(clients) clients x \(callsEach) calls; refusals \(errors); \(committed.count) Committed signals; "
-              + "RSS \(rssBefore) -> \(rssAfter) KiB")
+        print(
+            "load: \(clients) clients x \(callsEach) calls; refusals \(errors); \(committed.count) Committed signals; "
+                + "RSS \(rssBefore) -> \(rssAfter) KiB")
     }
 }
 
@@ -152,17 +168,22 @@ func hammer(address: String, calls: Int, seed: UInt64) throws -> [String: Int] {
         case 3: member = "SetIndex"; arguments = [.uint32(UInt32.random(in: 0...4, using: &random))]
         case 4: member = "SetSize"; arguments = [.int32(Int32.random(in: 0...120, using: &random))]
         case 5: member = "Preview"; arguments = [.double(Double.random(in: 0...336, using: &random))]
-        case 6: member = previewing ? "Commit" : "Preview"; arguments = [.double(Double.random(in: 0...336, using: &random))]
+        case 6:
+            member = previewing ? "Commit" : "Preview";
+            arguments = [.double(Double.random(in: 0...336, using: &random))]
         case 7: member = previewing ? "Cancel" : "Get"
         default: member = "Get"
         }
         do {
             if member == "Get" {
-                _ = try client.property(["SelectedSize", "ShownIndex", "ValueText", "Previewing"].randomElement(using: &random)!)
+                _ = try client.property(
+                    ["SelectedSize", "ShownIndex", "ValueText", "Previewing"].randomElement(
+                        using: &random)!)
             } else {
                 let reply = try client.call(member, arguments)
                 if reply.count >= 2, let index = reply[0].asUInt32, let size = reply[1].asInt32,
-                   [20, 40, 60, 80, 100][Int(index)] != size {
+                    [20, 40, 60, 80, 100][Int(index)] != size
+                {
                     throw TestFailure("\(member) replied index \(index) with size \(size)")
                 }
                 if member == "Preview" { previewing = true }
@@ -184,7 +205,8 @@ func contextSwitches(_ pid: pid_t) throws -> Int {
     var total = 0
     for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
         let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-        for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+        for line in status.split(separator: "\n")
+        where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
             total += Int(line.filter(\.isNumber)) ?? 0
         }
     }

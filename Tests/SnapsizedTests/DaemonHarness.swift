@@ -3,7 +3,9 @@ import TestSupport
 extension DaemonFixture {
     /// Runs the built snapsizectl against this bus.
     func ctl(_ arguments: [String], environment overrides: [String: String?] = [:]) throws -> Result {
-        guard let snapsizectl = productPath("snapsizectl") else { throw TestFailure("snapsizectl is not built; run `swift build` first") }
+        guard let snapsizectl = productPath("snapsizectl") else {
+            throw TestFailure("snapsizectl is not built; run `swift build` first")
+        }
         var environment = self.environment
         for (key, value) in overrides { environment[key] = value }
         let result = try run(snapsizectl, arguments, environment: environment, timeout: 20)

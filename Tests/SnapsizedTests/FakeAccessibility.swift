@@ -38,29 +38,54 @@ final class FakeAccessibility: Sendable {
                 let registry = try Connection(address: address)
                 let application = try Connection(address: address)
                 let appName = application.uniqueName
-                func accessible(name: String, role: UInt32, children: [(String, ObjectPath)]) -> InterfaceTable {
-                    InterfaceTable("org.a11y.atspi.Accessible", methods: [
-                        Method("GetChildren", outputs: [Argument("children", "a(so)")]) { _ throws(MethodError) in
-                            [.array(elementSignature: "(so)", children.map { .structure([.string($0.0), .objectPath($0.1)]) })]
-                        },
-                        Method("GetRole", outputs: [Argument("role", "u")]) { _ throws(MethodError) in [.uint32(role)] },
-                    ], properties: [Property("Name", signature: "s") { .string(name) }])
+                func accessible(name: String, role: UInt32, children: [(String, ObjectPath)])
+                    -> InterfaceTable
+                {
+                    InterfaceTable(
+                        "org.a11y.atspi.Accessible",
+                        methods: [
+                            Method("GetChildren", outputs: [Argument("children", "a(so)")]) {
+                                _ throws(MethodError) in
+                                [
+                                    .array(
+                                        elementSignature: "(so)",
+                                        children.map { .structure([.string($0.0), .objectPath($0.1)]) })
+                                ]
+                            },
+                            Method("GetRole", outputs: [Argument("role", "u")]) {
+                                _ throws(MethodError) in [.uint32(role)]
+                            }
+                        ], properties: [Property("Name", signature: "s") { .string(name) }])
                 }
-                try registry.export(path: Self.root, interfaces: [
-                    accessible(name: "main", role: 14, children: slider.listed ? [(appName, Self.root)] : []),
-                ])
-                try application.export(path: Self.root, interfaces: [
-                    accessible(name: slider.applicationName, role: 75, children: [(appName, Self.framePath)]),
-                ])
-                try application.export(path: Self.framePath, interfaces: [
-                    accessible(name: "", role: 23, children: [(appName, Self.sliderPath)]),
-                ])
-                try application.export(path: Self.sliderPath, interfaces: [
-                    accessible(name: slider.name, role: slider.role, children: []),
-                    InterfaceTable("org.a11y.atspi.Value", properties: [
-                        Property("CurrentValue", signature: "d") { .double(slider.value) },
-                    ]),
-                ])
+                try registry.export(
+                    path: Self.root,
+                    interfaces: [
+                        accessible(
+                            name: "main", role: 14, children: slider.listed ? [(appName, Self.root)] : []
+                        )
+                    ])
+                try application.export(
+                    path: Self.root,
+                    interfaces: [
+                        accessible(
+                            name: slider.applicationName, role: 75, children: [(appName, Self.framePath)]
+                        )
+                    ])
+                try application.export(
+                    path: Self.framePath,
+                    interfaces: [
+                        accessible(name: "", role: 23, children: [(appName, Self.sliderPath)])
+                    ])
+                try application.export(
+                    path: Self.sliderPath,
+                    interfaces: [
+                        accessible(name: slider.name, role: slider.role, children: []),
+                        InterfaceTable(
+                            "org.a11y.atspi.Value",
+                            properties: [
+                                Property("CurrentValue", signature: "d") { .double(slider.value) }
+                            ])
+                    ])
                 guard try registry.requestName(BusName(rawValue: "org.a11y.atspi.Registry")!) else {
                     throw TestFailure("org.a11y.atspi.Registry is taken")
                 }

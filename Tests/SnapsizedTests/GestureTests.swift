@@ -6,7 +6,9 @@ import TestSupport
 extension DaemonTests {
     @Suite("drag and watch")
     struct Gestures {
-        @Test("drag with a release between ticks commits the size nearest the release x, not the last preview")
+        @Test(
+            "drag with a release between ticks commits the size nearest the release x, not the last preview"
+        )
         func dragRelease() throws {
             let fixture = try DaemonFixture()
             // 125 lies between the ticks of 40 (x 90) and 60 (x 168), nearer 40; the last preview was 100.
@@ -47,10 +49,14 @@ extension DaemonTests {
         @Test("Ctrl-C during a slow drag cancels the preview: exit 130, committed size unchanged")
         func dragInterrupted() throws {
             let fixture = try DaemonFixture()
-            let drag = try ChildProcess(productPath("snapsizectl")!, ["drag", "324", "246", "--release", "324", "--interval", "30"],
-                                        environment: fixture.environment)
+            let drag = try ChildProcess(
+                productPath("snapsizectl")!,
+                ["drag", "324", "246", "--release", "324", "--interval", "30"],
+                environment: fixture.environment)
             #expect(waitUntil(timeout: 10) { drag.stdout.contains("preview 100") }, "\(drag.stderr)")
-            #expect(try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == true)
+            #expect(
+                try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool
+                    == true)
             kill(drag.pid, SIGINT)
             #expect(drag.wait() == 130)
             #expect(drag.stdout == "preview 100\ncancel 60\n")
@@ -62,24 +68,30 @@ extension DaemonTests {
         @Test("watch --json receives another client's preview, commit and cancel, in order")
         func watchJSON() throws {
             let fixture = try DaemonFixture()
-            let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--json"], environment: fixture.environment)
-            #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching Circle size, now 60 points") }, "\(watch.stderr)")
+            let watch = try ChildProcess(
+                productPath("snapsizectl")!, ["watch", "--json"], environment: fixture.environment)
+            #expect(
+                waitUntil(timeout: 10) { watch.stderr.contains("Watching Circle size, now 60 points") },
+                "\(watch.stderr)")
 
             let other = try fixture.client()
-            try other.call("Preview", [.double(tick[4])])   // preview 100
-            try other.call("Commit", [.double(tick[1])])    // commit 40, from the release x
-            try other.call("Preview", [.double(tick[3])])   // preview 80
-            try other.call("Cancel")                       // back to 40
-            try other.call("Increment")                    // commit 60
+            try other.call("Preview", [.double(tick[4])])  // preview 100
+            try other.call("Commit", [.double(tick[1])])  // commit 40, from the release x
+            try other.call("Preview", [.double(tick[3])])  // preview 80
+            try other.call("Cancel")  // back to 40
+            try other.call("Increment")  // commit 60
 
-            #expect(waitUntil(timeout: 10) { watch.stdout.split(separator: "\n").count >= 5 }, "\(watch.stdout)")
+            #expect(
+                waitUntil(timeout: 10) { watch.stdout.split(separator: "\n").count >= 5 },
+                "\(watch.stdout)")
             kill(watch.pid, SIGINT)
             #expect(watch.wait() == 0)
             let lines = watch.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 5, "\(lines)")
             let expected: [(String, Int, Int, String, Int)] = [
                 ("preview", 4, 100, "100 points", 60), ("commit", 1, 40, "40 points", 40),
-                ("preview", 3, 80, "80 points", 40), ("cancel", 1, 40, "40 points", 40), ("commit", 2, 60, "60 points", 60),
+                ("preview", 3, 80, "80 points", 40), ("cancel", 1, 40, "40 points", 40),
+                ("commit", 2, 60, "60 points", 60)
             ]
             for (line, (phase, index, size, text, committed)) in zip(lines, expected) {
                 let object = try parseJSONObject(line)
@@ -91,20 +103,24 @@ extension DaemonTests {
             }
         }
 
-        @Test("watch plain: one line per change; --count ends it; a client leaving mid-preview shows as cancel")
+        @Test(
+            "watch plain: one line per change; --count ends it; a client leaving mid-preview shows as cancel"
+        )
         func watchPlain() throws {
             let fixture = try DaemonFixture()
-            let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--count", "3"], environment: fixture.environment)
+            let watch = try ChildProcess(
+                productPath("snapsizectl")!, ["watch", "--count", "3"], environment: fixture.environment)
             #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") })
             do {
                 let other = try fixture.client()
                 try other.call("Preview", [.double(tick[0])])
-                other.close()   // leaves the bus: the daemon ends its preview
+                other.close()  // leaves the bus: the daemon ends its preview
             }
             #expect(try fixture.ctl(["dec"]).status == 0)
             #expect(waitUntil(timeout: 10) { !watch.isRunning })
             #expect(watch.wait() == 0)
-            #expect(watch.stdout == "preview 0 20 20 points\ncancel 2 60 60 points\ncommit 1 40 40 points\n")
+            #expect(
+                watch.stdout == "preview 0 20 20 points\ncancel 2 60 60 points\ncommit 1 40 40 points\n")
         }
     }
 }

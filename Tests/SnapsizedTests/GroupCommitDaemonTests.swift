@@ -9,7 +9,9 @@ import TestSupport
 /// saved together.
 @Suite("Group commit, through the daemon")
 struct GroupCommitDaemonTests {
-    @Test("through the daemon: calls queued while it was stopped are answered in order, saved in fewer writes than calls")
+    @Test(
+        "through the daemon: calls queued while it was stopped are answered in order, saved in fewer writes than calls"
+    )
     func daemon() throws {
         let fixture = try DaemonFixture(["--initial", "20"])
         guard let pid = fixture.daemon?.pid else { throw TestFailure("no daemon") }
@@ -21,8 +23,10 @@ struct GroupCommitDaemonTests {
         let replies = Replies()
         kill(pid, SIGSTOP)
         for _ in 0..<8 {
-            try caller.callAsync(destination: busName, path: objectPath, interface: interfaceName, member: "Increment",
-                                 arguments: [], timeoutMilliseconds: 20_000) { result in
+            try caller.callAsync(
+                destination: busName, path: objectPath, interface: interfaceName, member: "Increment",
+                arguments: [], timeoutMilliseconds: 20_000
+            ) { result in
                 replies.items.append((try? result.get()) ?? [])
             }
         }
@@ -32,8 +36,12 @@ struct GroupCommitDaemonTests {
         kill(pid, SIGCONT)
         let loop = EventLoop()
         loop.add(caller)
-        #expect(waitUntil(timeout: 20) { loop.run(seconds: 0.05); return replies.items.count == 8 })
-        let expected: [[DBusValue]] = (1...4).map { [.uint32(UInt32($0)), .int32(Int32(20 + 20 * $0)), .boolean(false)] }
+        #expect(
+            waitUntil(timeout: 20) {
+                loop.run(seconds: 0.05); return replies.items.count == 8
+            })
+        let expected: [[DBusValue]] =
+            (1...4).map { [.uint32(UInt32($0)), .int32(Int32(20 + 20 * $0)), .boolean(false)] }
             + Array(repeating: [.uint32(4), .int32(100), .boolean(true)], count: 4)
         #expect(replies.items == expected)
         #expect(savedSize(fixture.stateFile) == 100)

@@ -13,7 +13,8 @@ import TestSupport
 struct HistoryFaultTests {
     /// What happens to the history file (or its folder) between two runs of changes.
     enum Attack: String, CaseIterable, CustomStringConvertible {
-        case renamed, renamedCopyPutBack, replacedByFolder, replacedByFIFO, replacedBySymlink, truncated, removed
+        case renamed, renamedCopyPutBack, replacedByFolder, replacedByFIFO, replacedBySymlink, truncated,
+            removed
         case folderRenamed, folderRemoved
         var description: String { rawValue }
 
@@ -35,7 +36,8 @@ struct HistoryFaultTests {
                 try "elsewhere".write(toFile: folder + "/elsewhere", atomically: false, encoding: .utf8)
                 try files.removeItem(atPath: path)
                 try files.createSymbolicLink(atPath: path, withDestinationPath: folder + "/elsewhere")
-            case .truncated: guard truncate(path, 0) == 0 else { throw TestFailure("truncate: \(errno)") }
+            case .truncated:
+                guard truncate(path, 0) == 0 else { throw TestFailure("truncate: \(errno)") }
             case .removed: try files.removeItem(atPath: path)
             case .folderRenamed: try files.moveItem(atPath: folder, toPath: folder + ".old")
             case .folderRemoved: try files.removeItem(atPath: folder)
@@ -56,11 +58,13 @@ struct HistoryFaultTests {
     private func writtenSequence(_ path: String) -> UInt64? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?.lastSequence
+        return FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?
+            .lastSequence
     }
 
-    @Test("four changes, the attack, four more, then SIGTERM or kill -9: the restart finds all eight and CanUndo",
-          arguments: Attack.allCases, Stop.allCases)
+    @Test(
+        "four changes, the attack, four more, then SIGTERM or kill -9: the restart finds all eight and CanUndo",
+        arguments: Attack.allCases, Stop.allCases)
     func attacked(attack: Attack, stop: Stop) throws {
         let fixture = try DaemonFixture()
         let path = HistoryFile.path(besideStateFile: fixture.stateFile)
@@ -78,25 +82,35 @@ struct HistoryFaultTests {
             #expect(fixture.stop() == 0)
         case .kill9:
             // The writer writes within its delay after the reply; what it wrote, and where, is the test.
-            #expect(waitUntil(timeout: 5) { writtenSequence(path) == 8 }, "\(attack): the newest entries at the path")
+            #expect(
+                waitUntil(timeout: 5) { writtenSequence(path) == 8 },
+                "\(attack): the newest entries at the path")
             kill(daemon.pid, SIGKILL)
             fixture.stop()
         }
-        let noted = daemon.stderr.components(separatedBy: "the history file \(path) is no longer").count - 1
+        let noted =
+            daemon.stderr.components(separatedBy: "the history file \(path) is no longer").count - 1
         #expect(noted == 1, "\(attack): logged once: \(daemon.stderr)")
         var info = stat()
-        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o777 == 0o600,
-                "\(attack): a regular file, mode 0600")
+        #expect(
+            lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o777 == 0o600,
+            "\(attack): a regular file, mode 0600")
         if attack == .replacedBySymlink {
-            #expect(try String(contentsOfFile: (path as NSString).deletingLastPathComponent + "/elsewhere", encoding: .utf8)
+            #expect(
+                try String(
+                    contentsOfFile: (path as NSString).deletingLastPathComponent + "/elsewhere",
+                    encoding: .utf8)
                     == "elsewhere", "the link's target is never written")
         }
         try fixture.start()
         let again = try fixture.client()
         let after = try history(again)
-        #expect(after.map(\.sequence) == Array(1...8), "\(attack), \(stop): \(fixture.daemon?.stderr ?? "")")
+        #expect(
+            after.map(\.sequence) == Array(1...8), "\(attack), \(stop): \(fixture.daemon?.stderr ?? "")")
         #expect(after == before)
-        #expect(try again.property("CanUndo") == .boolean(true) && again.property("CanRedo") == .boolean(false))
+        #expect(
+            try again.property("CanUndo") == .boolean(true)
+                && again.property("CanRedo") == .boolean(false))
         #expect(try again.call("Undo")[1] == .int32(80), "\(attack), \(stop)")
         #expect(try again.call("Undo")[1] == .int32(60), "\(attack), \(stop)")
     }

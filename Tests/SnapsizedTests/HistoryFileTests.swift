@@ -25,7 +25,9 @@ struct HistoryFileTests {
         _ = try client.call("Undo")
     }
 
-    @Test("SIGTERM, then a restart: the same entries, the same undo position; the file is 0600 beside the state file")
+    @Test(
+        "SIGTERM, then a restart: the same entries, the same undo position; the file is 0600 beside the state file"
+    )
     func survivesSigterm() throws {
         let fixture = try DaemonFixture()
         let client = try fixture.client()
@@ -39,14 +41,18 @@ struct HistoryFileTests {
         try fixture.start()
         let again = try fixture.client()
         #expect(try history(again) == before)
-        #expect(try again.property("CanRedo") == .boolean(true) && again.property("CanUndo") == .boolean(true))
+        #expect(
+            try again.property("CanRedo") == .boolean(true)
+                && again.property("CanUndo") == .boolean(true))
         #expect(try again.call("Redo")[1] == .int32(100))
         #expect(try again.call("Undo")[1] == .int32(20))
         #expect(try again.call("Undo")[1] == .int32(80))
         #expect(try history(again).last?.sequence == 7, "the numbering goes on")
     }
 
-    @Test("kill -9, then a restart: what was acknowledged is the saved size; entries may be missing only from the newest end")
+    @Test(
+        "kill -9, then a restart: what was acknowledged is the saved size; entries may be missing only from the newest end"
+    )
     func survivesKill() throws {
         let fixture = try DaemonFixture()
         let client = try fixture.client()
@@ -54,9 +60,11 @@ struct HistoryFileTests {
         let written = try history(client)
         // Written within HistoryWriter.delay after the changes, without an orderly stop.
         let path = historyPath(fixture)
-        #expect(waitUntil(timeout: 10) {
-            FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?.lastSequence == written.last?.sequence
-        })
+        #expect(
+            waitUntil(timeout: 10) {
+                FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?
+                    .lastSequence == written.last?.sequence
+            })
         try changes(client)  // and killed before they can be written
         let before = try history(client)
         let size = try client.property("SelectedSize")
@@ -67,7 +75,9 @@ struct HistoryFileTests {
         let again = try fixture.client()
         #expect(try again.property("SelectedSize") == size, "the state file, saved before each reply")
         let after = try history(again)
-        #expect(Array(before.prefix(after.count)) == after, "\(after.map(\.sequence)) of \(before.map(\.sequence))")
+        #expect(
+            Array(before.prefix(after.count)) == after,
+            "\(after.map(\.sequence)) of \(before.map(\.sequence))")
         #expect(after.count >= written.count, "what was written before the kill is there")
         // The undo position is the one of the entries kept: Redo is possible after the third round's Undo.
         #expect(try again.property("CanRedo") == .boolean(after.last?.kind == .undo))
@@ -79,21 +89,27 @@ struct HistoryFileTests {
     func damaged() throws {
         let fixture = try DaemonFixture(startDaemon: false)
         let path = historyPath(fixture)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try "snapsize-history 1\nS 3\nX what is this\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "snapsize-history 1\nS 3\nX what is this\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         try fixture.start()
         let daemon = try #require(fixture.daemon)
         let client = try fixture.client()
         #expect(try history(client).isEmpty)
         #expect(daemon.stderr.contains("the history file \(path) could not be used"), "\(daemon.stderr)")
         let folder = (path as NSString).deletingLastPathComponent
-        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("history.bad-") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("history.bad-")
+        }
         #expect(kept.count == 1, "\(kept)")
         _ = try client.call("Increment")
         #expect(try history(client).map(\.kind) == [.step])
-        #expect(waitUntil(timeout: 5) {
-            FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?.entries.map(\.kind) == [.step]
-        })
+        #expect(
+            waitUntil(timeout: 5) {
+                FileManager.default.contents(atPath: path).flatMap { HistoryFile.parse(Array($0)) }?
+                    .entries.map(\.kind) == [.step]
+            })
     }
 
     @Test("a symbolic link in the history file's place is never followed: kept aside")
@@ -102,12 +118,14 @@ struct HistoryFileTests {
         let path = historyPath(fixture)
         let target = fixture.bus.directory + "/elsewhere"
         try "snapsize-history 1\nS 0\n".write(toFile: target, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         try fixture.start()
         let client = try fixture.client()
         _ = try client.call("Increment")
-        #expect(fixture.daemon?.stderr.contains("symbolic link") == true, "\(fixture.daemon?.stderr ?? "")")
+        #expect(
+            fixture.daemon?.stderr.contains("symbolic link") == true, "\(fixture.daemon?.stderr ?? "")")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "snapsize-history 1\nS 0\n")
     }
 
@@ -117,12 +135,15 @@ struct HistoryFileTests {
         let client = try fixture.client()
         // Every call changes the size (sets to either end, every third an undo), so 1,000 entries are made.
         for n in 0..<1000 {
-            _ = try n % 3 == 2 ? client.call("Undo") : client.call("SetSize", [.int32(n % 2 == 0 ? 20 : 100)])
+            _ =
+                try n % 3 == 2
+                ? client.call("Undo") : client.call("SetSize", [.int32(n % 2 == 0 ? 20 : 100)])
         }
         let before = try history(client)
         #expect(before.last?.sequence == 1000, "\(before.map(\.sequence))")
         #expect(fixture.stop() == 0)
-        let bytes = try FileManager.default.attributesOfItem(atPath: historyPath(fixture))[.size] as? Int ?? -1
+        let bytes =
+            try FileManager.default.attributesOfItem(atPath: historyPath(fixture))[.size] as? Int ?? -1
         #expect(bytes > 0 && bytes < HistoryFile.maximumBytes, "\(bytes)")
         // Bounded by the snapshot it is rewritten as, not by the changes made: a file that only grew
         // would hold a 40-byte record per change (40,000 bytes), and its limit is far above that.

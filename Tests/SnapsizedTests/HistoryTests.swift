@@ -12,8 +12,12 @@ import TestSupport
 struct HistoryTests {
     static let sizes = [20, 30, 40, 50, 60, 70, 80, 90, 100]
 
-    private func daemon(_ arguments: [String] = [], config: String = "sizes = 20,30,40,50,60,70,80,90,100\ninitial = 60\n")
-        throws -> (DaemonFixture, ChildProcess) {
+    private func daemon(
+        _ arguments: [String] = [],
+        config: String = "sizes = 20,30,40,50,60,70,80,90,100\ninitial = 60\n"
+    )
+        throws -> (DaemonFixture, ChildProcess)
+    {
         let fixture = try DaemonFixture(startDaemon: false)
         try fixture.writeConfig(config)
         try fixture.start(arguments)
@@ -25,7 +29,9 @@ struct HistoryTests {
         try HistoryEntry.list(try client.call("GetHistory", [.uint32(limit)]))
     }
 
-    private func committed(_ reply: [DBusValue]) -> Int? { reply.count == 2 ? reply[1].asInt32.map(Int.init) : nil }
+    private func committed(_ reply: [DBusValue]) -> Int? {
+        reply.count == 2 ? reply[1].asInt32.map(Int.init) : nil
+    }
 
     /// The rules, drawn differently from the daemon's two stacks: the sizes committed, a cursor at
     /// the current one; a change cuts what lies after the cursor, undo and redo move it.
@@ -42,10 +48,14 @@ struct HistoryTests {
             cursor = states.count - 1
         }
         mutating func undo() -> Int? { guard cursor > 0 else { return nil }; cursor -= 1; return size }
-        mutating func redo() -> Int? { guard cursor + 1 < states.count else { return nil }; cursor += 1; return size }
+        mutating func redo() -> Int? {
+            guard cursor + 1 < states.count else { return nil }; cursor += 1; return size
+        }
     }
 
-    @Test("random steps, sets, undos and redos: every reply, CanUndo/CanRedo and refusal as the plain model says")
+    @Test(
+        "random steps, sets, undos and redos: every reply, CanUndo/CanRedo and refusal as the plain model says"
+    )
     func againstPlainModel() throws {
         let (fixture, daemon) = try daemon()
         let client = try fixture.client()
@@ -57,12 +67,15 @@ struct HistoryTests {
             case 0..<3:
                 let steps = Int.random(in: -3...3, using: &random)
                 let reply = try client.call("StepBy", [.int32(Int32(steps))])
-                let index = min(max(Self.sizes.firstIndex(of: model.size)! + steps, 0), Self.sizes.count - 1)
+                let index = min(
+                    max(Self.sizes.firstIndex(of: model.size)! + steps, 0), Self.sizes.count - 1)
                 model.change(to: Self.sizes[index])
                 #expect(reply[1].asInt32.map(Int.init) == model.size, "round \(round)")
             case 3..<5:
                 let size = Self.sizes.randomElement(using: &random)!
-                #expect(committed(try client.call("SetSize", [.int32(Int32(size))])) == size, "round \(round)")
+                #expect(
+                    committed(try client.call("SetSize", [.int32(Int32(size))])) == size,
+                    "round \(round)")
                 model.change(to: size)
             case 5..<8:
                 let expected = model.undo()
@@ -82,7 +95,9 @@ struct HistoryTests {
                 }
             }
             #expect(try client.property("CanUndo") == .boolean(model.cursor > 0), "round \(round)")
-            #expect(try client.property("CanRedo") == .boolean(model.cursor + 1 < model.states.count), "round \(round)")
+            #expect(
+                try client.property("CanRedo") == .boolean(model.cursor + 1 < model.states.count),
+                "round \(round)")
         }
         #expect(savedSize(fixture.stateFile) == model.size, "\(daemon.stderr)")
     }
@@ -92,7 +107,9 @@ struct HistoryTests {
         let (fixture, _) = try daemon()
         let client = try fixture.client()
         let nothing = #expect(throws: MethodError.self) { try client.call("Undo") }
-        #expect(nothing?.name == .nothingToUndo && nothing?.message == "There is nothing to undo.", "\(String(describing: nothing))")
+        #expect(
+            nothing?.name == .nothingToUndo && nothing?.message == "There is nothing to undo.",
+            "\(String(describing: nothing))")
         #expect((#expect(throws: MethodError.self) { try client.call("Redo") })?.name == .nothingToRedo)
         _ = try client.call("SetSize", [.int32(80)])
         _ = try client.call("SetSize", [.int32(90)])
@@ -106,7 +123,9 @@ struct HistoryTests {
         #expect((#expect(throws: MethodError.self) { try client.call("Undo") })?.name == .nothingToUndo)
     }
 
-    @Test("undo and redo are refused during another client's preview, naming its holder, before anything else; nothing changes")
+    @Test(
+        "undo and redo are refused during another client's preview, naming its holder, before anything else; nothing changes"
+    )
     func refusedDuringPreview() throws {
         let (fixture, _) = try daemon()
         let client = try fixture.client(), holder = try fixture.client()
@@ -127,7 +146,9 @@ struct HistoryTests {
         #expect(committed(try client.call("Undo")) == 60)
     }
 
-    @Test("undo across a reload that dropped the size: snapped as SetSize does; the reload is recorded, by no one")
+    @Test(
+        "undo across a reload that dropped the size: snapped as SetSize does; the reload is recorded, by no one"
+    )
     func undoAcrossReload() throws {
         let (fixture, daemon) = try daemon()
         let client = try fixture.client()
@@ -138,15 +159,20 @@ struct HistoryTests {
         _ = try client.call("SetSize", [.int32(80)])
         _ = try client.call("Undo")  // back to the snapped size
         _ = try client.call("Undo")  // back to 80
-        #expect(committed(try client.call("Undo")) == snapped, "the 80 -> 60 before the reload, 60 snapped")
+        #expect(
+            committed(try client.call("Undo")) == snapped, "the 80 -> 60 before the reload, 60 snapped")
         #expect(try fixture.reload(config: "sizes = 20,50,100\n"), "\(daemon.stderr)")
         let entries = try history(client)
         let last = try #require(entries.last)
-        #expect(last.kind == .reload && last.by == .unknown && last.from == snapped && last.to == 50, "\(entries)")
+        #expect(
+            last.kind == .reload && last.by == .unknown && last.from == snapped && last.to == 50,
+            "\(entries)")
         #expect(entries.map(\.kind) == [.set, .set, .set, .undo, .undo, .undo, .reload], "\(entries)")
     }
 
-    @Test("every D-Bus kind is recorded with its caller; LastChangeKind and CanUndo are announced with the change")
+    @Test(
+        "every D-Bus kind is recorded with its caller; LastChangeKind and CanUndo are announced with the change"
+    )
     func kindsAndWho() throws {
         let (fixture, _) = try daemon()
         let client = try fixture.client()
@@ -159,10 +185,14 @@ struct HistoryTests {
         _ = try client.call("Redo")
         let entries = try history(client)
         #expect(entries.map(\.kind) == [.step, .set, .commit, .undo, .redo], "\(entries)")
-        #expect(entries.map { [$0.from, $0.to] } == [[60, 70], [70, 20], [20, 100], [100, 20], [20, 100]], "\(entries)")
+        #expect(
+            entries.map { [$0.from, $0.to] } == [[60, 70], [70, 20], [20, 100], [100, 20], [20, 100]],
+            "\(entries)")
         #expect(entries.map(\.sequence) == [1, 2, 3, 4, 5])
         for entry in entries {
-            #expect(entry.by.uniqueName == client.connection.uniqueName && entry.by.pid == UInt32(getpid()), "\(entry)")
+            #expect(
+                entry.by.uniqueName == client.connection.uniqueName && entry.by.pid == UInt32(getpid()),
+                "\(entry)")
             #expect(!entry.by.command.isEmpty, "\(entry)")
             // Within a day of now: the wall clock, in microseconds.
             #expect(abs(entry.time / 1_000_000 - Int64(time(nil))) < 86_400, "\(entry)")
@@ -171,8 +201,12 @@ struct HistoryTests {
         #expect(try history(client, limit: 0).isEmpty)
         #expect(watcher.pump { watcher.propertiesChanged.count >= 5 })
         // Without the announcement that only names who, once the bus has told the caller's process.
-        let announced = watcher.propertiesChanged.filter { Set($0.keys) != ["ChangedBy"] }.map { SelectorChange(changed: $0) }
-        #expect(announced.map(\.lastChangeKind) == ["step", "set", "commit", "undo", "redo"], "\(watcher.propertiesChanged)")
+        let announced = watcher.propertiesChanged.filter { Set($0.keys) != ["ChangedBy"] }.map {
+            SelectorChange(changed: $0)
+        }
+        #expect(
+            announced.map(\.lastChangeKind) == ["step", "set", "commit", "undo", "redo"],
+            "\(watcher.propertiesChanged)")
         #expect(announced.map(\.canUndo) == [true, nil, nil, nil, nil])
         #expect(announced.map(\.canRedo) == [nil, nil, nil, true, false])
         #expect(try client.property("LastChangeKind") == .string("redo"))
@@ -185,7 +219,9 @@ struct HistoryTests {
         for n in 0..<1000 { _ = try client.call(n % 2 == 0 ? "Increment" : "Decrement") }
         let entries = try history(client)
         #expect(entries.count == 100)
-        #expect(entries.first?.sequence == 901 && entries.last?.sequence == 1000, "\(entries.map(\.sequence))")
+        #expect(
+            entries.first?.sequence == 901 && entries.last?.sequence == 1000,
+            "\(entries.map(\.sequence))")
         // Only 100 can be undone too.
         for _ in 0..<100 { _ = try client.call("Undo") }
         #expect((#expect(throws: MethodError.self) { try client.call("Undo") })?.name == .nothingToUndo)

@@ -35,17 +35,22 @@ struct PreviewTests {
         let owner = try fixture.client()
         let other = try fixture.client()
         _ = try owner.call("Preview", [.double(250)])
-        for (member, arguments) in [("Increment", []), ("Decrement", []), ("StepBy", [DBusValue.int32(1)]),
-                                    ("SetIndex", [.uint32(0)]), ("SetSize", [.int32(20)])] as [(String, [DBusValue])] {
+        for (member, arguments) in [
+            ("Increment", []), ("Decrement", []), ("StepBy", [DBusValue.int32(1)]),
+            ("SetIndex", [.uint32(0)]), ("SetSize", [.int32(20)])
+        ] as [(String, [DBusValue])] {
             for client in [owner, other] {
                 let error = #expect(throws: MethodError.self) { try client.call(member, arguments) }
                 #expect(error?.name == .previewActive)
                 // Named as people know it: the program and its pid (this test process).
-                #expect(error?.message.contains("(held by \(ownCommand) (pid \(getpid())))") == true,
-                        "message: \(String(describing: error?.message))")
+                #expect(
+                    error?.message.contains("(held by \(ownCommand) (pid \(getpid())))") == true,
+                    "message: \(String(describing: error?.message))")
             }
         }
-        for (member, arguments) in [("Preview", [DBusValue.double(12)]), ("Commit", [.double(12)]), ("Cancel", [])] {
+        for (member, arguments) in [
+            ("Preview", [DBusValue.double(12)]), ("Commit", [.double(12)]), ("Cancel", [])
+        ] {
             do {
                 _ = try other.call(member, arguments)
                 Issue.record("\(member) from a second client was accepted")
@@ -63,10 +68,12 @@ struct PreviewTests {
         let (watcher, owner) = try fixture.watchedPreview()
         owner.close()
         #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
-        #expect(watcher.propertiesChanged.last == [
-            "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"), "Previewing": .boolean(false),
-            "ChangedBy": .structure([.string(""), .uint32(0), .string("")]), // no client made this change
-        ])
+        #expect(
+            watcher.propertiesChanged.last == [
+                "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"),
+                "Previewing": .boolean(false),
+                "ChangedBy": .structure([.string(""), .uint32(0), .string("")])  // no client made this change
+            ])
         #expect(watcher.committed.isEmpty)
     }
 

@@ -25,7 +25,9 @@ struct ProcessFaultTests {
             figures.append(try residentKiB(pid))
         }
         if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
-            #expect(figures.allSatisfy { Double($0) <= 1.5 * Double(idle) }, "RSS idle \(idle) KiB, after each \(figures) KiB")
+            #expect(
+                figures.allSatisfy { Double($0) <= 1.5 * Double(idle) },
+                "RSS idle \(idle) KiB, after each \(figures) KiB")
         }
         print("10 MB messages: RSS idle \(idle) KiB, after each of three \(figures) KiB")
     }
@@ -35,8 +37,9 @@ struct ProcessFaultTests {
         let fixture = try DaemonFixture(startDaemon: false)
         // A default config file it cannot use: a line is logged at once.
         try fixture.writeConfig("sizes = nonsense\n")
-        let daemon = try startSnapsized(["--no-accessibility"], environment: fixture.environment,
-                                        busAddress: fixture.bus.address, stderr: .closedPipe)
+        let daemon = try startSnapsized(
+            ["--no-accessibility"], environment: fixture.environment,
+            busAddress: fixture.bus.address, stderr: .closedPipe)
         defer { daemon.terminate() }
         let client = try fixture.client()
         #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
@@ -53,24 +56,33 @@ struct ProcessFaultTests {
         return (fixture, daemon)
     }
 
-    @Test("SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file")
+    @Test(
+        "SIGHUP reloads the config file: applies the preview timeout, names what waits for a restart, survives a broken file"
+    )
     func reload() throws {
         let (fixture, daemon) = try daemonWithoutConfig()
         let client = try fixture.client()
         func reloaded(_ text: String, logging expected: String) -> Bool {
-            (try? fixture.reload(config: text)) == true && waitUntil(timeout: 5) { daemon.stderr.contains(expected) }
+            (try? fixture.reload(config: text)) == true
+                && waitUntil(timeout: 5) { daemon.stderr.contains(expected) }
         }
         /// A preview left alone: ended by the preview timeout within `seconds`?
         func previewEnds(within seconds: Double) throws -> Bool {
             _ = try client.call("Preview", [.double(100)])
-            return waitUntil(timeout: seconds, interval: 0.05) { (try? client.property("Previewing")) == .boolean(false) }
+            return waitUntil(timeout: seconds, interval: 0.05) {
+                (try? client.property("Previewing")) == .boolean(false)
+            }
         }
-        #expect(reloaded("preview-timeout = 1\ninitial = 40\n", logging: "preview-timeout 30.0 -> 1.0"), "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("only taking effect at the next start: initial"), "\(daemon.stderr)")
+        #expect(
+            reloaded("preview-timeout = 1\ninitial = 40\n", logging: "preview-timeout 30.0 -> 1.0"),
+            "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains("only taking effect at the next start: initial"), "\(daemon.stderr)")
         #expect(try previewEnds(within: 8), "the 1 s preview timeout applies after the reload")
         #expect(reloaded("sizes = nonsense\n", logging: "running settings stay"), "\(daemon.stderr)")
         #expect(daemon.isRunning)
-        #expect(try previewEnds(within: 8), "the running settings stayed: still 1 s, not the default 30 s")
+        #expect(
+            try previewEnds(within: 8), "the running settings stayed: still 1 s, not the default 30 s")
         #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
     }
 
@@ -88,54 +100,78 @@ struct ProcessFaultTests {
         try fixture.writeConfig("label = Brush\nunit = dots\n")
         kill(daemon.pid, SIGHUP)
         #expect(watcher.pump { watcher.propertiesChanged.count == 2 }, "\(daemon.stderr)")
-        let texts = DBusValue.array(elementSignature: "s", [20, 40, 60, 80, 100].map { .string("\($0) dots") })
+        let texts = DBusValue.array(
+            elementSignature: "s", [20, 40, 60, 80, 100].map { .string("\($0) dots") })
         #expect(watcher.propertiesChanged.last == ["ValueTexts": texts, "ValueText": .string("60 dots")])
         // gdbus, a real client, reads the new words.
-        let read = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", "org.snapsize.SizeSelector1", "Label")
+        let read = try fixture.gdbusCall(
+            "org.freedesktop.DBus.Properties.Get", "org.snapsize.SizeSelector1", "Label")
         #expect(read.stdout.contains("'Brush'"), "\(read)")
         // A broken file keeps the running words; only ConfigProblems is announced, saying why.
         try fixture.writeConfig("label = Other\nsizes = nonsense\n")
         kill(daemon.pid, SIGHUP)
-        #expect(waitUntil(timeout: 5) { daemon.stderr.contains("running settings stay") }, "\(daemon.stderr)")
+        #expect(
+            waitUntil(timeout: 5) { daemon.stderr.contains("running settings stay") }, "\(daemon.stderr)"
+        )
         watcher.settle(0.3)
-        #expect(watcher.propertiesChanged.count == 3 && watcher.propertiesChanged.last.map { Array($0.keys) } == ["ConfigProblems"],
-                "\(watcher.propertiesChanged)")
+        #expect(
+            watcher.propertiesChanged.count == 3
+                && watcher.propertiesChanged.last.map { Array($0.keys) } == ["ConfigProblems"],
+            "\(watcher.propertiesChanged)")
         #expect(try fixture.client().property("ValueText") == .string("60 dots"))
         #expect(try fixture.client().property("Label") == .string("Brush"))
     }
 
-    @Test("SIGHUP and SIGTERM while snapsized starts (its bus not answering yet): handled once it serves, never fatal")
+    @Test(
+        "SIGHUP and SIGTERM while snapsized starts (its bus not answering yet): handled once it serves, never fatal"
+    )
     func signalsDuringStartUp() throws {
-        guard let executable = productPath("snapsized") else { throw TestFailure("snapsized is not built") }
+        guard let executable = productPath("snapsized") else {
+            throw TestFailure("snapsized is not built")
+        }
         for signo in [SIGHUP, SIGTERM] {
             let fixture = try DaemonFixture(startDaemon: false)
             // The session bus accepts the connection and does not answer: start-up waits for it.
             let bus = fixture.bus.daemon.pid
             kill(bus, SIGSTOP)
             defer { kill(bus, SIGCONT) }
-            let daemon = try ChildProcess(executable, ["--no-accessibility"], environment: fixture.environment, stderr: .file)
+            let daemon = try ChildProcess(
+                executable, ["--no-accessibility"], environment: fixture.environment, stderr: .file)
             defer { daemon.terminate() }
             // Connected (a socket among its files: its signals are blocked by then) and waiting.
             func connected() -> Bool {
-                let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd")) ?? []
-                return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/fd/\($0)"))?.hasPrefix("socket:") == true }
+                let fds =
+                    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd"))
+                    ?? []
+                return fds.contains {
+                    (try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "/proc/\(daemon.pid)/fd/\($0)"))?.hasPrefix("socket:") == true
+                }
             }
-            #expect(waitUntil(timeout: 10) { connected() && sleepsInSystemCall(daemon.pid) }, "snapsized never waited for its bus")
+            #expect(
+                waitUntil(timeout: 10) { connected() && sleepsInSystemCall(daemon.pid) },
+                "snapsized never waited for its bus")
             kill(daemon.pid, signo)
             kill(bus, SIGCONT)
             let client = try fixture.client()
             if signo == SIGHUP {
                 // It takes its name once the bus answers, serves, and did the reload once it could.
                 let probe = try Connection(address: fixture.bus.address)
-                #expect(waitUntil(timeout: 10) {
-                    (try? probe.nameHasOwner(SelectorBus.name.rawValue, timeoutMilliseconds: 2000)) == true || !daemon.isRunning
-                }, "snapsized never took its name")
+                #expect(
+                    waitUntil(timeout: 10) {
+                        (try? probe.nameHasOwner(SelectorBus.name.rawValue, timeoutMilliseconds: 2000))
+                            == true || !daemon.isRunning
+                    }, "snapsized never took its name")
                 #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
-                #expect(waitUntil(timeout: 10) { daemon.stderr.contains("reload (SIGHUP)") }, "\(daemon.stderr)")
+                #expect(
+                    waitUntil(timeout: 10) { daemon.stderr.contains("reload (SIGHUP)") },
+                    "\(daemon.stderr)")
                 #expect(daemon.isRunning)
             } else {
                 // An orderly stop: exit 0, as a SIGTERM while serving gives.
-                #expect(waitUntil(timeout: 10) { !daemon.isRunning }, "SIGTERM during start-up was never handled")
+                #expect(
+                    waitUntil(timeout: 10) { !daemon.isRunning },
+                    "SIGTERM during start-up was never handled")
                 #expect(daemon.wait() == 0, "\(daemon.stderr)")
             }
         }
@@ -149,7 +185,8 @@ struct ProcessFaultTests {
         // Earlier copies under this second's name and the next one's, so the test does not depend on the clock.
         let now = Int(Date().timeIntervalSince1970)
         for seconds in [now, now + 1] {
-            try "earlier \(seconds)\n".write(toFile: "\(path).bad-\(seconds)", atomically: false, encoding: .utf8)
+            try "earlier \(seconds)\n".write(
+                toFile: "\(path).bad-\(seconds)", atomically: false, encoding: .utf8)
         }
         var moved: [String] = []
         for content in ["first bad\n", "second bad\n"] {
@@ -162,7 +199,9 @@ struct ProcessFaultTests {
             #expect(try String(contentsOfFile: target, encoding: .utf8) == content)
         }
         for seconds in [now, now + 1] {
-            #expect(try String(contentsOfFile: "\(path).bad-\(seconds)", encoding: .utf8) == "earlier \(seconds)\n")
+            #expect(
+                try String(contentsOfFile: "\(path).bad-\(seconds)", encoding: .utf8)
+                    == "earlier \(seconds)\n")
         }
         #expect(Set(moved).count == 2, "kept as \(moved)")
         #expect(!FileManager.default.fileExists(atPath: path))

@@ -20,29 +20,42 @@ extension DaemonTests {
             let get = try fixture.ctl(["set", "80"])
             #expect(get.status == 0 && get.out == "80\n", "\(get)")
             // The same bus as other clients see it: gdbus finds the daemon there too, with no variable set.
-            let gdbus = try fixture.gdbusCall("org.freedesktop.DBus.Properties.Get", SelectorBus.interface.rawValue, "SelectedSize")
+            let gdbus = try fixture.gdbusCall(
+                "org.freedesktop.DBus.Properties.Get", SelectorBus.interface.rawValue, "SelectedSize")
             #expect(gdbus.status == 0 && gdbus.stdout == "(<80>,)\n", "\(gdbus.stdout) \(gdbus.stderr)")
 
             let doctor = try fixture.ctl(["doctor"])
             let first = doctor.out.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(first == "[ok]   session bus reachable: unix:path=\(runtime)/bus (from $XDG_RUNTIME_DIR/bus)", "\(doctor.out)")
-            #expect(!doctor.out.contains("dbus-run-session"), "never a second bus when one is there: \(doctor.out)")
+            #expect(
+                first
+                    == "[ok]   session bus reachable: unix:path=\(runtime)/bus (from $XDG_RUNTIME_DIR/bus)",
+                "\(doctor.out)")
+            #expect(
+                !doctor.out.contains("dbus-run-session"),
+                "never a second bus when one is there: \(doctor.out)")
 
             // A stale variable: doctor points at the bus that is there instead of suggesting another.
-            let stale = try fixture.ctl(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/snapsize-bus"])
+            let stale = try fixture.ctl(
+                ["doctor"],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/snapsize-bus"])
             #expect(stale.status == 69)
             #expect(stale.out.contains("your session bus is at \(runtime)/bus"), "\(stale.out)")
             #expect(!stale.out.contains("dbus-run-session"), "\(stale.out)")
         }
 
-        @Test("with neither the variable nor the socket: 'not set', and only then a bus of one's own is suggested")
+        @Test(
+            "with neither the variable nor the socket: 'not set', and only then a bus of one's own is suggested"
+        )
         func neither() throws {
             let fixture = try DaemonFixture(startDaemon: false)
             let runtime = try #require(fixture.environment["XDG_RUNTIME_DIR"])
             let get = try fixture.ctl(["get"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
             #expect(get.status == 69)
-            #expect(get.err.contains("DBUS_SESSION_BUS_ADDRESS is not set, and there is no session bus socket at \(runtime)/bus"),
-                    "\(get.err)")
+            #expect(
+                get.err.contains(
+                    "DBUS_SESSION_BUS_ADDRESS is not set, and there is no session bus socket at \(runtime)/bus"
+                ),
+                "\(get.err)")
             let doctor = try fixture.ctl(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
             #expect(doctor.status == 69)
             #expect(doctor.out.contains("dbus-run-session"), "\(doctor.out)")

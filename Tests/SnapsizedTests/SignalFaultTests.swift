@@ -43,15 +43,21 @@ struct SignalFaultTests {
             guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
             let flood = Flood(daemon.pid)
             // The flood is being served (reloads logged), and has filled the daemon's self-pipe many times over.
-            #expect(waitUntil(timeout: 30) { daemon.stderr.contains("reload (SIGHUP)") && flood.sent.load(ordering: .relaxed) > Self.floodSize },
-                    "round \(round): \(daemon.stderr.suffix(500))")
+            #expect(
+                waitUntil(timeout: 30) {
+                    daemon.stderr.contains("reload (SIGHUP)")
+                        && flood.sent.load(ordering: .relaxed) > Self.floodSize
+                },
+                "round \(round): \(daemon.stderr.suffix(500))")
             kill(daemon.pid, SIGTERM)
             let ended = waitUntil(timeout: 10) { hasEnded(daemon.pid) }
             flood.stop()
             #expect(ended, "round \(round): SIGTERM was lost in the flood of SIGHUP")
             let status = ended ? daemon.wait() : daemon.forceKill()
             #expect(status == 0, "round \(round): \(daemon.stderr.suffix(500))")
-            print("SIGHUP flood, round \(round): \(sent(flood)) SIGHUPs, \(reloads(daemon)) reloads, exited \(status) after SIGTERM")
+            print(
+                "SIGHUP flood, round \(round): \(sent(flood)) SIGHUPs, \(reloads(daemon)) reloads, exited \(status) after SIGTERM"
+            )
         }
     }
 
@@ -62,7 +68,10 @@ struct SignalFaultTests {
         try fixture.start()
         guard let daemon = fixture.daemon else { throw TestFailure("no daemon") }
         let flood = Flood(daemon.pid)
-        #expect(waitUntil(timeout: 30) { daemon.stderr.contains("reload (SIGHUP)") && sent(flood) > Self.floodSize })
+        #expect(
+            waitUntil(timeout: 30) {
+                daemon.stderr.contains("reload (SIGHUP)") && sent(flood) > Self.floodSize
+            })
         flood.stop()
         let client = try fixture.client()
         #expect(try client.call("Increment") == [.uint32(3), .int32(80), .boolean(false)])
@@ -70,12 +79,16 @@ struct SignalFaultTests {
         _ = try client.call("Decrement")
         let after = reloads(daemon)
         Thread.sleep(forTimeInterval: 1)
-        #expect(reloads(daemon) <= after + 1, "reloads went on after the flood: \(after) -> \(reloads(daemon))")
+        #expect(
+            reloads(daemon) <= after + 1,
+            "reloads went on after the flood: \(after) -> \(reloads(daemon))")
         print("SIGHUP flood: \(sent(flood)) SIGHUPs, \(reloads(daemon)) reloads")
         #expect(fixture.stop() == 0)
     }
 
-    @Test("2,000 SIGHUPs write a bounded number of log lines, saying how many they merged; the last one's file is applied")
+    @Test(
+        "2,000 SIGHUPs write a bounded number of log lines, saying how many they merged; the last one's file is applied"
+    )
     func floodLogLines() throws {
         let fixture = try DaemonFixture(startDaemon: false)
         try fixture.writeConfig("label = Brush\n")
@@ -88,18 +101,26 @@ struct SignalFaultTests {
         for _ in 1..<2000 { kill(daemon.pid, SIGHUP); usleep(250) }
         try fixture.writeConfig("label = Pen\n")
         kill(daemon.pid, SIGHUP)
-        #expect(waitUntil(timeout: 10) { (try? client.property("Label")) == .string("Pen") }, "the last SIGHUP is never lost")
+        #expect(
+            waitUntil(timeout: 10) { (try? client.property("Label")) == .string("Pen") },
+            "the last SIGHUP is never lost")
         // Whatever is still due (a reload at the end of a spacing) comes within one spacing.
         _ = waitUntil(timeout: 2 * ReloadRequests.spacing) { false }
         let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("reload (SIGHUP)") }
         let elapsed = Date().timeIntervalSince(started)
         // At most one reload at once, then one per spacing while SIGHUPs keep coming.
-        #expect(lines.count <= 2 + Int(elapsed / ReloadRequests.spacing), "\(lines.count) lines in \(elapsed) s")
+        #expect(
+            lines.count <= 2 + Int(elapsed / ReloadRequests.spacing),
+            "\(lines.count) lines in \(elapsed) s")
         let merged = lines.compactMap { line in
-            line.firstRange(of: "merging ").flatMap { Int(line[$0.upperBound...].prefix { $0.isNumber }) }
+            line.firstRange(of: "merging ").flatMap {
+                Int(line[$0.upperBound...].prefix { $0.isNumber })
+            }
         }
         #expect(!merged.isEmpty && lines.count + merged.reduce(0, +) <= 2000, "\(lines)")
-        print("2,000 SIGHUPs: \(lines.count) log lines in \(String(format: "%.2f", elapsed)) s, merging \(merged)")
+        print(
+            "2,000 SIGHUPs: \(lines.count) log lines in \(String(format: "%.2f", elapsed)) s, merging \(merged)"
+        )
         #expect(fixture.stop() == 0)
     }
 
@@ -111,7 +132,9 @@ struct SignalFaultTests {
 
     /// A config file of about 60 KB (mostly comments), so that each reload takes a while and the
     /// flood outruns the reloads, as it does on a loaded machine.
-    static let longConfig = "label = Brush\n" + String(repeating: "# " + String(repeating: "x", count: 76) + "\n", count: 760)
+    static let longConfig =
+        "label = Brush\n"
+        + String(repeating: "# " + String(repeating: "x", count: 76) + "\n", count: 760)
 
     private func sent(_ flood: Flood) -> Int { flood.sent.load(ordering: .relaxed) }
 

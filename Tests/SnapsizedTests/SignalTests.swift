@@ -19,11 +19,13 @@ struct SignalTests {
         let changed = watcher.propertiesChanged
         #expect(changed.count == 2)
         // A new client is named by its unique name with the change, and with its process once the bus said.
-        #expect(changed.first == [
-            "SelectedIndex": .uint32(3), "SelectedSize": .int32(80),
-            "ShownIndex": .uint32(3), "ShownSize": .int32(80), "ValueText": .string("80 points"),
-            "ChangedBy": namedOnly(actor), "CanUndo": .boolean(true), "LastChangeKind": .string("step"),
-        ])
+        #expect(
+            changed.first == [
+                "SelectedIndex": .uint32(3), "SelectedSize": .int32(80),
+                "ShownIndex": .uint32(3), "ShownSize": .int32(80), "ValueText": .string("80 points"),
+                "ChangedBy": namedOnly(actor), "CanUndo": .boolean(true),
+                "LastChangeKind": .string("step")
+            ])
         #expect(changed.last == ["ChangedBy": changedBy(actor)])
         #expect(watcher.committed.first.map { [$0.0 == 3, $0.1 == 80] } == [true, true])
         // PropertiesChanged names the interface it is about.
@@ -43,14 +45,16 @@ struct SignalTests {
         #expect(try actor.call("Cancel") == [])
         _ = try? actor.call("SetIndex", [.uint32(9)])
         _ = try actor.call("Preview", [.double(320)])
-        _ = try actor.call("Preview", [.double(322)]) // same bucket: no change
+        _ = try actor.call("Preview", [.double(322)])  // same bucket: no change
         watcher.settle(0.3)
         #expect(watcher.committed.isEmpty)
         // Only the preview opening is announced (Previewing, and who opened it: by its name alone until
         // the bus tells its process, then again); the shown index stayed 4.
         let announced = watcher.propertiesChanged
         #expect(announced.first?["Previewing"] == .boolean(true), "\(announced)")
-        #expect(announced.allSatisfy { Set($0.keys).isSubset(of: ["Previewing", "ChangedBy"]) }, "\(announced)")
+        #expect(
+            announced.allSatisfy { Set($0.keys).isSubset(of: ["Previewing", "ChangedBy"]) },
+            "\(announced)")
         #expect(announced.count <= 2 && announced.last?["ChangedBy"] == changedBy(actor), "\(announced)")
     }
 
@@ -62,20 +66,24 @@ struct SignalTests {
         let actor = try fixture.client()
         #expect(try actor.call("Preview", [.double(90)]) == [.uint32(1), .int32(40)])
         #expect(watcher.pump { watcher.propertiesChanged.count == 2 })
-        #expect(watcher.propertiesChanged.first == [
-            "ShownIndex": .uint32(1), "ShownSize": .int32(40), "ValueText": .string("40 points"), "Previewing": .boolean(true),
-            "ChangedBy": namedOnly(actor),
-        ])
+        #expect(
+            watcher.propertiesChanged.first == [
+                "ShownIndex": .uint32(1), "ShownSize": .int32(40), "ValueText": .string("40 points"),
+                "Previewing": .boolean(true),
+                "ChangedBy": namedOnly(actor)
+            ])
         #expect(watcher.propertiesChanged.last == ["ChangedBy": changedBy(actor)])
         #expect(try actor.property("SelectedSize") == .int32(60))
         #expect(try actor.property("ShownSize") == .int32(40))
         #expect(try actor.call("Commit", [.double(90)]) == [.uint32(1), .int32(40)])
         #expect(watcher.pump { watcher.committed.count == 1 })
         // The same client again: ChangedBy is not repeated.
-        #expect(watcher.propertiesChanged.last == [
-            "SelectedIndex": .uint32(1), "SelectedSize": .int32(40), "Previewing": .boolean(false), "CanUndo": .boolean(true),
-            "LastChangeKind": .string("commit"),
-        ])
+        #expect(
+            watcher.propertiesChanged.last == [
+                "SelectedIndex": .uint32(1), "SelectedSize": .int32(40), "Previewing": .boolean(false),
+                "CanUndo": .boolean(true),
+                "LastChangeKind": .string("commit")
+            ])
         #expect(try watcher.property("ChangedBy") == changedBy(actor))
     }
 
@@ -84,21 +92,29 @@ struct SignalTests {
         let fixture = try DaemonFixture()
         let watcher = try fixture.client()
         watcher.listen()
-        #expect(try watcher.property("ChangedBy") == .structure([.string(""), .uint32(0), .string("")]), "no change yet")
+        #expect(
+            try watcher.property("ChangedBy") == .structure([.string(""), .uint32(0), .string("")]),
+            "no change yet")
         let first = try fixture.client(), second = try fixture.client()
         _ = try first.call("Increment")
         _ = try first.call("Decrement")
         _ = try second.call("Increment")
         #expect(watcher.pump { watcher.committed.count == 3 })
         #expect(watcher.pump { watcher.propertiesChanged.count == 5 })
-        #expect(watcher.propertiesChanged.map { $0["ChangedBy"] }
+        #expect(
+            watcher.propertiesChanged.map { $0["ChangedBy"] }
                 == [namedOnly(first), changedBy(first), nil, namedOnly(second), changedBy(second)])
         // A client that is not this process, still running when the bus answers: named by its command
         // line. (One that has exited by then, as gdbus call does at once, is named by its pid alone.)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Scripts/pipeline.py").path
-        let other = try ChildProcess("/usr/bin/python3", [script, fixture.bus.address, busName, objectPath.rawValue,
-                                                           interfaceName, "Decrement", "1"], environment: fixture.environment)
+        let other = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                script, fixture.bus.address, busName, objectPath.rawValue,
+                interfaceName, "Decrement", "1"
+            ], environment: fixture.environment)
         defer { other.terminate() }
         #expect(watcher.pump { watcher.committed.count == 4 && watcher.propertiesChanged.count == 7 })
         let last = watcher.propertiesChanged.last?["ChangedBy"]?.asStructure
@@ -122,6 +138,8 @@ func changedBy(_ client: SelectorClient) -> DBusValue {
 let ownCommand: String = {
     let arguments = CommandLine.arguments
     var command = URL(fileURLWithPath: arguments[0]).lastPathComponent
-    if arguments.count > 1, !arguments[1].hasPrefix("-") { command += " " + URL(fileURLWithPath: arguments[1]).lastPathComponent }
+    if arguments.count > 1, !arguments[1].hasPrefix("-") {
+        command += " " + URL(fileURLWithPath: arguments[1]).lastPathComponent
+    }
     return command
 }()

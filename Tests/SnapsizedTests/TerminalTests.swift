@@ -3,10 +3,11 @@ import Testing
 import DBusKit
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
-private let right = "\u{1B}[C", left = "\u{1B}[D", up = "\u{1B}[A", home = "\u{1B}[H", end = "\u{1B}[F", escape = "\u{1B}"
+private let right = "\u{1B}[C", left = "\u{1B}[D", up = "\u{1B}[A", home = "\u{1B}[H", end = "\u{1B}[F",
+    escape = "\u{1B}"
 
 extension DaemonTests {
     @Suite("adjust and show in a pseudo-terminal")
@@ -14,20 +15,29 @@ extension DaemonTests {
         func adjust(_ fixture: DaemonFixture) throws -> TerminalProcess {
             var environment = fixture.environment
             environment["TERM"] = "xterm"
-            let terminal = try TerminalProcess(productPath("snapsizectl")!, ["adjust"], environment: environment)
-            try #require(terminal.waitForOutput(containing: "Enter commits, Esc cancels, q quits."), "\(terminal.output)")
+            let terminal = try TerminalProcess(
+                productPath("snapsizectl")!, ["adjust"], environment: environment)
+            try #require(
+                terminal.waitForOutput(containing: "Enter commits, Esc cancels, q quits."),
+                "\(terminal.output)")
             return terminal
         }
 
         /// Sends keys and waits until `line` is the newest line of output.
-        func press(_ terminal: TerminalProcess, _ keys: String, expect line: String,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
+        func press(
+            _ terminal: TerminalProcess, _ keys: String, expect line: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             let before = terminal.output.components(separatedBy: line + "\n").count
             terminal.send(keys)
-            let arrived = terminal.waitForOutput(containing: line) && waitUntil(timeout: 10) {
-                terminal.output.components(separatedBy: line + "\n").count > before
-            }
-            #expect(arrived, "no '\(line)' after \(keys.debugDescription): \(terminal.output)", sourceLocation: sourceLocation)
+            let arrived =
+                terminal.waitForOutput(containing: line)
+                && waitUntil(timeout: 10) {
+                    terminal.output.components(separatedBy: line + "\n").count > before
+                }
+            #expect(
+                arrived, "no '\(line)' after \(keys.debugDescription): \(terminal.output)",
+                sourceLocation: sourceLocation)
         }
 
         func isRestored(_ terminal: TerminalProcess) -> Bool {
@@ -55,7 +65,9 @@ extension DaemonTests {
 
             press(terminal, left, expect: "Preview: 80 points")
             press(terminal, escape, expect: "Cancelled: 100 points")
-            #expect(try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool == false)
+            #expect(
+                try parseJSONObject(try fixture.ctl(["status", "--json"]).out)["previewing"] as? Bool
+                    == false)
             press(terminal, home, expect: "Preview: 20 points")
             press(terminal, end, expect: "Preview: 100 points")
             press(terminal, left + left, expect: "Preview: 60 points")
@@ -66,36 +78,46 @@ extension DaemonTests {
             #expect(isRestored(terminal), "the terminal is back in its original mode")
 
             let lines = terminal.output.split(separator: "\n").dropFirst().map(String.init)
-            #expect(lines == [
-                "Preview: 80 points", "Preview: 100 points", "already at the largest size, 100 points",
-                "Committed: 100 points", "Preview: 80 points", "Cancelled: 100 points", "Preview: 20 points",
-                "Preview: 100 points", "Preview: 80 points", "Preview: 60 points", "Committed: 60 points",
-                "Preview: 40 points", "Cancelled: 60 points",
-            ])
+            #expect(
+                lines == [
+                    "Preview: 80 points", "Preview: 100 points",
+                    "already at the largest size, 100 points",
+                    "Committed: 100 points", "Preview: 80 points", "Cancelled: 100 points",
+                    "Preview: 20 points",
+                    "Preview: 100 points", "Preview: 80 points", "Preview: 60 points",
+                    "Committed: 60 points",
+                    "Preview: 40 points", "Cancelled: 60 points"
+                ])
             let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
 
-        @Test("Ctrl-C cancels the preview, restores the terminal, exit 130", arguments: ["key", "signal"])
+        @Test(
+            "Ctrl-C cancels the preview, restores the terminal, exit 130", arguments: ["key", "signal"])
         func interrupt(how: String) throws {
             let fixture = try DaemonFixture()
             let terminal = try adjust(fixture)
             press(terminal, right, expect: "Preview: 80 points")
             if how == "key" { terminal.send("\u{03}") } else { terminal.signal(SIGINT) }
             #expect(terminal.waitForExit() == 130)
-            #expect(terminal.output.hasSuffix("Preview: 80 points\nCancelled: 60 points\n"), "\(terminal.output)")
+            #expect(
+                terminal.output.hasSuffix("Preview: 80 points\nCancelled: 60 points\n"),
+                "\(terminal.output)")
             #expect(isRestored(terminal))
             let status = try parseJSONObject(try fixture.ctl(["status", "--json"]).out)
             #expect(status["previewing"] as? Bool == false)
             #expect(status["selectedSize"] as? Int == 60)
         }
 
-        @Test("a preview held by snapsizectl adjust: refusals, status and watch --json name that program and pid")
+        @Test(
+            "a preview held by snapsizectl adjust: refusals, status and watch --json name that program and pid"
+        )
         func holderNamed() throws {
             let fixture = try DaemonFixture()
-            let watch = try ChildProcess(productPath("snapsizectl")!, ["watch", "--json", "--count", "3"],
-                                         environment: fixture.environment)
+            let watch = try ChildProcess(
+                productPath("snapsizectl")!, ["watch", "--json", "--count", "3"],
+                environment: fixture.environment)
             #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") }, "\(watch.stderr)")
             let terminal = try adjust(fixture)
             press(terminal, right, expect: "Preview: 80 points")
@@ -122,11 +144,17 @@ extension DaemonTests {
             #expect(lines.count == 3, "\(watch.stdout)")
             let by = try lines.map { line in try parseJSONObject(line)["by"] as? [String: Any] }
             // Even a client's first change is named with its process: the line waits for the daemon to learn it.
-            #expect(by[0]?["name"] as? String == changedBy["name"] as? String && by[0]?["command"] as? String == "snapsizectl adjust",
-                    "preview by adjust: \(watch.stdout)")
-            #expect(by[1]?["command"] as? String == "snapsizectl adjust" && by[1]?["pid"] as? Int == Int(terminal.pid),
-                    "commit by adjust: \(watch.stdout)")
-            #expect(by.last??["name"] as? String != changedBy["name"] as? String, "set by another client: \(watch.stdout)")
+            #expect(
+                by[0]?["name"] as? String == changedBy["name"] as? String
+                    && by[0]?["command"] as? String == "snapsizectl adjust",
+                "preview by adjust: \(watch.stdout)")
+            #expect(
+                by[1]?["command"] as? String == "snapsizectl adjust"
+                    && by[1]?["pid"] as? Int == Int(terminal.pid),
+                "commit by adjust: \(watch.stdout)")
+            #expect(
+                by.last??["name"] as? String != changedBy["name"] as? String,
+                "set by another client: \(watch.stdout)")
             terminal.send("q")
             _ = terminal.waitForExit()
         }
@@ -138,8 +166,10 @@ extension DaemonTests {
             let other = try fixture.client()
             try other.call("Preview", [.double(tick[0])])
             terminal.send(right)
-            #expect(terminal.waitForOutput(containing: "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "
-                                           + "A preview is open (held by "), "\(terminal.output)")
+            #expect(
+                terminal.waitForOutput(
+                    containing: "snapsizectl: org.snapsize.SizeSelector1.Error.PreviewActive: "
+                        + "A preview is open (held by "), "\(terminal.output)")
             #expect(terminal.output.contains("(pid \(getpid())))"), "\(terminal.output)")
             #expect(!terminal.output.contains("Preview: "))
             try other.call("Cancel")
@@ -149,21 +179,26 @@ extension DaemonTests {
             #expect(terminal.output.hasSuffix("Cancelled: 60 points\n"))
         }
 
-        @Test("show on a terminal: Unicode and colour, the committed size marked while a preview differs")
+        @Test(
+            "show on a terminal: Unicode and colour, the committed size marked while a preview differs")
         func showOnTerminal() throws {
             let fixture = try DaemonFixture()
             let other = try fixture.client()
             try other.call("Preview", [.double(tick[3])])
             var environment = fixture.environment
             environment["TERM"] = "xterm"
-            let colour = try TerminalProcess(productPath("snapsizectl")!, ["show"], environment: environment)
+            let colour = try TerminalProcess(
+                productPath("snapsizectl")!, ["show"], environment: environment)
             #expect(colour.waitForExit() == 0)
-            #expect(colour.output == "20 ─ 40 ─ \u{1B}[4m(60)\u{1B}[0m ─ \u{1B}[1;7m[80]\u{1B}[0m ─ 100\n"
+            #expect(
+                colour.output == "20 ─ 40 ─ \u{1B}[4m(60)\u{1B}[0m ─ \u{1B}[1;7m[80]\u{1B}[0m ─ 100\n"
                     + "preview 80 points, committed 60 points\n")
             environment["NO_COLOR"] = "1"
-            let plain = try TerminalProcess(productPath("snapsizectl")!, ["show"], environment: environment)
+            let plain = try TerminalProcess(
+                productPath("snapsizectl")!, ["show"], environment: environment)
             #expect(plain.waitForExit() == 0)
-            #expect(plain.output == "20 ─ 40 ─ (60) ─ [80] ─ 100\npreview 80 points, committed 60 points\n")
+            #expect(
+                plain.output == "20 ─ 40 ─ (60) ─ [80] ─ 100\npreview 80 points, committed 60 points\n")
         }
     }
 }

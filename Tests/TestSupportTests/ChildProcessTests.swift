@@ -4,7 +4,9 @@ import TestSupport
 
 @Suite("TestSupport helpers")
 struct ChildProcessTests {
-    let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    let environment = [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"
+    ]
 
     @Test("run captures status, stdout and stderr")
     func runCaptures() throws {
@@ -43,13 +45,16 @@ struct ChildProcessTests {
 
     @Test("the environment is exactly the one given")
     func environmentIsExplicit() throws {
-        let result = try run("sh", ["-c", "echo \"$ONLY_HERE:${HOME:-unset}\""], environment: environment.merging(["ONLY_HERE": "yes"]) { $1 })
+        let result = try run(
+            "sh", ["-c", "echo \"$ONLY_HERE:${HOME:-unset}\""],
+            environment: environment.merging(["ONLY_HERE": "yes"]) { $1 })
         #expect(result.stdout == "yes:unset\n")
     }
 
     @Test("a private bus has its own environment and stops by PID")
     func privateBus() throws {
-        let bus = try PrivateSessionBus(serviceDirectories: [FileManager.default.temporaryDirectory.path])
+        let bus = try PrivateSessionBus(serviceDirectories: [FileManager.default.temporaryDirectory.path]
+        )
         #expect(bus.address.hasPrefix("unix:"))
         #expect(bus.environment["DBUS_SESSION_BUS_ADDRESS"] == bus.address)
         #expect(bus.environment["NO_AT_BRIDGE"] == "1")
@@ -57,9 +62,13 @@ struct ChildProcessTests {
         #expect(bus.environment["AT_SPI_BUS_ADDRESS"] == nil)
         #expect(bus.environment["XDG_RUNTIME_DIR"]?.hasPrefix(bus.directory) == true)
         #expect(bus.environment["HOME"]?.hasPrefix(bus.directory) == true)
-        let listed = try run("gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
-                                       "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.ListNames"],
-                             environment: bus.environment)
+        let listed = try run(
+            "gdbus",
+            [
+                "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.ListNames"
+            ],
+            environment: bus.environment)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(bus.daemon.isRunning)
         bus.stop()

@@ -8,9 +8,12 @@ extension Connection {
     /// peer that may call back into this connection synchronously; use `callAsync` there.
     /// A timeout of -1 means libdbus's default (25 s). The corresponding C function is
     /// `dbus_connection_send_with_reply_and_block`.
-    public func call(destination: String, path: ObjectPath, interface: String?, member: String,
-                     arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1) throws(MethodError) -> [DBusValue] {
-        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+    public func call(
+        destination: String, path: ObjectPath, interface: String?, member: String,
+        arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1
+    ) throws(MethodError) -> [DBusValue] {
+        let message = try Message.methodCall(
+            destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         guard isConnected else { throw MethodError(.disconnected, "Connection is closed") }
         let reply = try withDBusError { error in
@@ -31,15 +34,20 @@ extension Connection {
     ///
     /// Throws (and never calls `reply`) when the call could not be sent at all.
     /// The corresponding C functions are `dbus_connection_send_with_reply` and `dbus_pending_call_set_notify`.
-    public func callAsync(destination: String, path: ObjectPath, interface: String?, member: String,
-                          arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1, holdingRepliesTo client: String? = nil,
-                          reply: @escaping (Result<[DBusValue], MethodError>) -> Void) throws(MethodError) {
-        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+    public func callAsync(
+        destination: String, path: ObjectPath, interface: String?, member: String,
+        arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = -1,
+        holdingRepliesTo client: String? = nil,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void
+    ) throws(MethodError) {
+        let message = try Message.methodCall(
+            destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         guard isConnected else { throw MethodError(.disconnected, "Connection is closed") }
         var pending: OpaquePointer? = nil
-        checkMemory(dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds),
-                    "dbus_connection_send_with_reply")
+        checkMemory(
+            dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds),
+            "dbus_connection_send_with_reply")
         guard let pending else { throw MethodError(.disconnected, "Connection is not connected") }
         var handler = reply
         if let client {
@@ -50,8 +58,9 @@ extension Connection {
             }
         }
         let box = Unmanaged.passRetained(PendingReply(handler)).toOpaque()
-        checkMemory(dbus_pending_call_set_notify(pending, pendingTrampoline, box, pendingReleaseTrampoline),
-                    "dbus_pending_call_set_notify")
+        checkMemory(
+            dbus_pending_call_set_notify(pending, pendingTrampoline, box, pendingReleaseTrampoline),
+            "dbus_pending_call_set_notify")
         // The connection keeps its own reference until the call completes and the notify has run.
         dbus_pending_call_unref(pending)
     }

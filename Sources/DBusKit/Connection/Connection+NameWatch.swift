@@ -11,14 +11,19 @@ extension Connection {
     /// The match rule names this one name (arg0), so other clients coming and going never wake
     /// the process. Only signals the bus itself sent are believed.
     @discardableResult
-    public func watchNameOwner(_ name: String, changed: @escaping (_ newOwner: String?) -> Void) -> NameWatch {
+    public func watchNameOwner(_ name: String, changed: @escaping (_ newOwner: String?) -> Void)
+        -> NameWatch
+    {
         let bus = BusName.bus.rawValue
-        let rule = "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
+        let rule =
+            "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
             + "member='NameOwnerChanged',arg0='\(name)'"
         addMatch(rule)
-        let subscription = onSignal(interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged") { signal in
+        let subscription = onSignal(interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged") {
+            signal in
             guard signal.sender == bus, signal.arguments.count == 3,
-                  signal.arguments[0].asString == name, let owner = signal.arguments[2].asString else { return }
+                signal.arguments[0].asString == name, let owner = signal.arguments[2].asString
+            else { return }
             changed(owner.isEmpty ? nil : owner)
         }
         return NameWatch(rule: rule, subscription: subscription)

@@ -16,10 +16,13 @@ public final class BusRegistration {
     public init(address: String) throws(MethodError) {
         let opened = try Connection.open(address)
         do throws(MethodError) {
-            let message = try Message.methodCall(destination: BusName.bus.rawValue, path: .bus,
-                                                 interface: InterfaceName.bus.rawValue, member: "Hello")
+            let message = try Message.methodCall(
+                destination: BusName.bus.rawValue, path: .bus,
+                interface: InterfaceName.bus.rawValue, member: "Hello")
             var pending: OpaquePointer? = nil
-            checkMemory(dbus_connection_send_with_reply(opened, message.raw, &pending, -1), "dbus_connection_send_with_reply")
+            checkMemory(
+                dbus_connection_send_with_reply(opened, message.raw, &pending, -1),
+                "dbus_connection_send_with_reply")
             guard let pending else { throw MethodError(.disconnected, "Connection is not connected") }
             hello = pending
         } catch {
@@ -42,24 +45,31 @@ public final class BusRegistration {
     /// both answers. Throws when the connection or Hello failed; `owned` is whether this connection
     /// now owns `name`, or why the bus refused to say. Call once.
     public func finish(requesting name: BusName) throws(MethodError)
-        -> (connection: Connection, owned: Result<Bool, MethodError>) {
+        -> (connection: Connection, owned: Result<Bool, MethodError>)
+    {
         guard let opened = raw else { throw MethodError(.disconnected, "Connection is not connected") }
         raw = nil
         let owned: Result<Bool, MethodError>
         do throws(MethodError) {
             let flags = UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
             owned = Result { () throws(MethodError) in
-                let result = try withDBusError { error in dbus_bus_request_name(opened, name.rawValue, flags, error) }
-                return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
+                let result = try withDBusError { error in
+                    dbus_bus_request_name(opened, name.rawValue, flags, error)
+                }
+                return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
+                    || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
             }
             // Hello's answer came first; this only takes it (or waits, should RequestName have failed early).
             dbus_pending_call_block(hello)
-            guard let reply = dbus_pending_call_steal_reply(hello) else { throw MethodError(.noReply, "Hello had no answer") }
+            guard let reply = dbus_pending_call_steal_reply(hello) else {
+                throw MethodError(.noReply, "Hello had no answer")
+            }
             let answer = Message(adopting: reply)
             if answer.isError { throw answer.methodError }
             let values = try answer.arguments()
             guard values.count == 1, let unique = values[0].asString, !unique.isEmpty else {
-                throw MethodError(.failed, "The bus answered Hello with signature '\(signature(of: values))'")
+                throw MethodError(
+                    .failed, "The bus answered Hello with signature '\(signature(of: values))'")
             }
             checkMemory(dbus_bus_set_unique_name(opened, unique), "dbus_bus_set_unique_name")
         } catch {

@@ -47,16 +47,23 @@ extension Connection {
     /// latest is sent); an `.event` never is (`Outbox` rule 4). The corresponding C function is
     /// `dbus_message_new_signal`; a signal already sent once is copied rather than built again
     /// (see `MessageTemplates`).
-    public func emitSignal(path: ObjectPath, interface: InterfaceName, member: String,
-                           arguments: [DBusValue] = [], as kind: SignalKind) throws(MethodError) {
-        submit(try signalMessage(path: path, interface: interface, member: member, arguments: arguments), as: .signal(kind))
+    public func emitSignal(
+        path: ObjectPath, interface: InterfaceName, member: String,
+        arguments: [DBusValue] = [], as kind: SignalKind
+    ) throws(MethodError) {
+        submit(
+            try signalMessage(path: path, interface: interface, member: member, arguments: arguments),
+            as: .signal(kind))
     }
 
     /// A signal ready to send: a copy of the one built the first time (see `MessageTemplates`).
-    func signalMessage(path: ObjectPath, interface: InterfaceName, member: String,
-                       arguments: [DBusValue]) throws(MethodError) -> Message {
+    func signalMessage(
+        path: ObjectPath, interface: InterfaceName, member: String,
+        arguments: [DBusValue]
+    ) throws(MethodError) -> Message {
         return try templates.message(keyedBy: {
-            $0.writeSignal(path: path.rawValue, interface: interface.rawValue, member: member, body: arguments)
+            $0.writeSignal(
+                path: path.rawValue, interface: interface.rawValue, member: member, body: arguments)
         }) { () throws(MethodError) in
             let message = try Message.signal(path: path, interface: interface, member: member)
             try message.append(arguments)
@@ -69,17 +76,23 @@ extension Connection {
     /// `changed` keeps the caller's order. Emits nothing when both lists are empty. A `.state`
     /// signal: it carries the current values, so while the bus is backed up only the latest for
     /// the same set of names is sent.
-    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
-                                      invalidated: [String] = []) throws(MethodError) {
+    public func emitPropertiesChanged(
+        path: ObjectPath, interface: InterfaceName, changed: [(String, DBusValue)],
+        invalidated: [String] = []
+    ) throws(MethodError) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
         let message = try templates.message(keyedBy: {
-            $0.writePropertiesChanged(path: path.rawValue, interface: interface.rawValue, changed: changed,
-                                      invalidated: invalidated)
+            $0.writePropertiesChanged(
+                path: path.rawValue, interface: interface.rawValue, changed: changed,
+                invalidated: invalidated)
         }) { () throws(MethodError) in
-            let message = try Message.signal(path: path, interface: .properties, member: "PropertiesChanged")
+            let message = try Message.signal(
+                path: path, interface: .properties, member: "PropertiesChanged")
             let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
-            try message.append([.string(interface.rawValue), .array(elementSignature: "{sv}", entries),
-                                .stringArray(invalidated)])
+            try message.append([
+                .string(interface.rawValue), .array(elementSignature: "{sv}", entries),
+                .stringArray(invalidated)
+            ])
             return message
         }
         submit(message, as: .signal(.state))
@@ -92,11 +105,16 @@ extension Connection {
     /// A property annotated `invalidates` is listed as invalidated, without its value. Naming a
     /// property that is not exported there, or one that never emits (`false`, `const`), is a
     /// program bug and throws; so does a getter that returns the wrong type.
-    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [String]) throws(MethodError) {
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [String])
+        throws(MethodError)
+    {
         guard !names.isEmpty else { return }
         guard let tables = exports.tables(for: path),
-              let table = tables.firstIndex(where: { $0.name == interface.rawValue }) else {
-            throw MethodError(.unknownInterface, "No interface '\(interface.rawValue)' is exported at \(path.rawValue)")
+            let table = tables.firstIndex(where: { $0.name == interface.rawValue })
+        else {
+            throw MethodError(
+                .unknownInterface, "No interface '\(interface.rawValue)' is exported at \(path.rawValue)"
+            )
         }
         var changed: [(String, DBusValue)] = []
         changed.reserveCapacity(names.count)
@@ -106,28 +124,37 @@ extension Connection {
         try tables[table].properties.withUnsafeBufferPointer { rows throws(MethodError) in
             var next = 0
             for name in names {
-                guard let row = rows[next...].firstIndex(where: { $0.name == name })
-                    ?? rows[..<next].firstIndex(where: { $0.name == name }) else {
-                    throw MethodError(.unknownProperty, "No such property '\(name)' on interface '\(interface.rawValue)'")
+                guard
+                    let row = rows[next...].firstIndex(where: { $0.name == name })
+                        ?? rows[..<next].firstIndex(where: { $0.name == name })
+                else {
+                    throw MethodError(
+                        .unknownProperty,
+                        "No such property '\(name)' on interface '\(interface.rawValue)'")
                 }
                 next = row + 1
                 switch rows[row].emitsChange {
                 case .true:
                     let value = rows[row].get()
                     guard value.signature == rows[row].signature else {
-                        throw MethodError(.failed, "The getter of \(interface.rawValue).\(name) returned \"\(value.signature)\" "
-                                            + "but declares \"\(rows[row].signature)\"")
+                        throw MethodError(
+                            .failed,
+                            "The getter of \(interface.rawValue).\(name) returned \"\(value.signature)\" "
+                                + "but declares \"\(rows[row].signature)\"")
                     }
                     changed.append((name, value))
                 case .invalidates:
                     invalidated.append(name)
                 case .false, .const:
-                    throw MethodError(.invalidArgs, "Property '\(name)' of '\(interface.rawValue)' does not announce changes "
-                                        + "(EmitsChangedSignal=\(rows[row].emitsChange.rawValue))")
+                    throw MethodError(
+                        .invalidArgs,
+                        "Property '\(name)' of '\(interface.rawValue)' does not announce changes "
+                            + "(EmitsChangedSignal=\(rows[row].emitsChange.rawValue))")
                 }
             }
         }
-        try emitPropertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated)
+        try emitPropertiesChanged(
+            path: path, interface: interface, changed: changed, invalidated: invalidated)
     }
 
     /// Asks the bus to route signals matching `rule` (e.g. `type='signal',interface='org.x.Y'`) here.
@@ -148,11 +175,14 @@ extension Connection {
     /// This only filters what already reaches the connection; add a match rule with `addMatch`
     /// so the bus routes broadcast signals here in the first place.
     @discardableResult
-    public func onSignal(interface: String?, member: String?, path: ObjectPath? = nil,
-                         handler: @escaping (SignalMessage) -> Void) -> SubscriptionToken {
+    public func onSignal(
+        interface: String?, member: String?, path: ObjectPath? = nil,
+        handler: @escaping (SignalMessage) -> Void
+    ) -> SubscriptionToken {
         let token = SubscriptionToken(id: nextSubscriptionID)
         nextSubscriptionID += 1
-        subscriptions[token] = SignalSubscription(interface: interface, member: member, path: path, handler: handler)
+        subscriptions[token] = SignalSubscription(
+            interface: interface, member: member, path: path, handler: handler)
         return token
     }
 
@@ -163,17 +193,21 @@ extension Connection {
 
     /// Runs every matching subscription. Arguments are read once, and only when someone listens.
     func deliverSignal(_ message: Message) {
-        let matching = subscriptions.sorted { $0.key.id < $1.key.id }.filter { $0.value.matches(message) }
+        let matching = subscriptions.sorted { $0.key.id < $1.key.id }.filter {
+            $0.value.matches(message)
+        }
         guard !matching.isEmpty, let path = message.path else { return }
         let arguments: [DBusValue]
         do {
             arguments = try message.arguments()
         } catch {
-            writeDiagnostic("DBusKit: dropping signal \(message.interface ?? "").\(message.member): \(error)")
+            writeDiagnostic(
+                "DBusKit: dropping signal \(message.interface ?? "").\(message.member): \(error)")
             return
         }
-        let signal = SignalMessage(sender: message.sender, path: path, interface: message.interface ?? "",
-                                   member: message.member, arguments: arguments)
+        let signal = SignalMessage(
+            sender: message.sender, path: path, interface: message.interface ?? "",
+            member: message.member, arguments: arguments)
         for (token, subscription) in matching where subscriptions[token] != nil {
             subscription.handler(signal)
         }

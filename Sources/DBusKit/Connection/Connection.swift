@@ -1,7 +1,7 @@
 internal import CDBus
 internal import SystemCalls
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private connection to a message bus.
@@ -76,7 +76,8 @@ public final class Connection {
     /// sd-bus sends them the same way. Throws when the connection or Hello fails; `owned` is whether
     /// this connection now owns `name`, or why the bus refused to say.
     @_spi(Testing) public static func registered(address: String, requesting name: BusName)
-        throws(MethodError) -> (connection: Connection, owned: Result<Bool, MethodError>) {
+        throws(MethodError) -> (connection: Connection, owned: Result<Bool, MethodError>)
+    {
         try BusRegistration(address: address).finish(requesting: name)
     }
 
@@ -91,7 +92,9 @@ public final class Connection {
     static func open(_ address: String) throws(MethodError) -> OpaquePointer {
         _ = threadsInitialised
         let opened = try withDBusError { error in dbus_connection_open_private(address, error) }
-        guard let opened else { throw MethodError(.failed, "dbus_connection_open_private returned NULL") }
+        guard let opened else {
+            throw MethodError(.failed, "dbus_connection_open_private returned NULL")
+        }
         dbus_connection_set_exit_on_disconnect(opened, 0)
         return opened
     }
@@ -99,8 +102,10 @@ public final class Connection {
     init(opened: OpaquePointer) {
         raw = opened
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
-        checkMemory(dbus_connection_add_filter(raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
-                    "dbus_connection_add_filter")
+        checkMemory(
+            dbus_connection_add_filter(
+                raw, filterTrampoline, Unmanaged.passUnretained(self).toOpaque(), nil),
+            "dbus_connection_add_filter")
         sendBuffer = SocketSendBuffer(raw)
     }
 
@@ -110,15 +115,23 @@ public final class Connection {
     /// Disconnected when the bus went away first). Throws only when Hello could not be sent.
     /// The corresponding C function is `dbus_bus_set_unique_name` (what `dbus_bus_register` does
     /// with the reply).
-    public func register(timeoutMilliseconds: Int32,
-                         _ done: @escaping (Result<String, MethodError>) -> Void) throws(MethodError) {
-        try callAsync(destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
-                      member: "Hello", timeoutMilliseconds: timeoutMilliseconds) { [weak self] reply in
+    public func register(
+        timeoutMilliseconds: Int32,
+        _ done: @escaping (Result<String, MethodError>) -> Void
+    ) throws(MethodError) {
+        try callAsync(
+            destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
+            member: "Hello", timeoutMilliseconds: timeoutMilliseconds
+        ) { [weak self] reply in
             guard let self else { return }
             switch reply {
             case .success(let values):
                 guard values.count == 1, let name = values[0].asString, !name.isEmpty else {
-                    done(.failure(MethodError(.failed, "The bus answered Hello with signature '\(signature(of: values))'")))
+                    done(
+                        .failure(
+                            MethodError(
+                                .failed,
+                                "The bus answered Hello with signature '\(signature(of: values))'")))
                     return
                 }
                 checkMemory(dbus_bus_set_unique_name(self.raw, name), "dbus_bus_set_unique_name")
@@ -146,8 +159,10 @@ public final class Connection {
     public func requestName(_ name: BusName, replaceExisting: Bool = false) throws(MethodError) -> Bool {
         var flags = UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
         if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
-        let result = try withDBusError { error in dbus_bus_request_name(raw, name.rawValue, flags, error) }
-        return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
+        let result = try withDBusError { error in dbus_bus_request_name(raw, name.rawValue, flags, error)
+        }
+        return result == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
+            || result == DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER
     }
 
     /// Gives up `name`; returns true when this connection owned it. The corresponding C function is `dbus_bus_release_name`.

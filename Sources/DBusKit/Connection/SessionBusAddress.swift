@@ -1,6 +1,6 @@
 internal import CDBus
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the session bus is, found the way libsystemd (`sd_bus_open_user`), GDBus and libdbus's own
@@ -25,13 +25,16 @@ public struct SessionBusAddress: Equatable, Sendable {
             return SessionBusAddress(address: address, source: .environment)
         }
         guard let path = runtimeSocketPath(environment: environment), isOwnSocket(path),
-              let escaped = escape(path) else { return nil }
+            let escaped = escape(path)
+        else { return nil }
         return SessionBusAddress(address: "unix:path=" + escaped, source: .runtimeDirectory(path: path))
     }
 
     /// `$XDG_RUNTIME_DIR/bus`, whether or not it exists; nil when XDG_RUNTIME_DIR is unset or relative.
     public static func runtimeSocketPath(environment: [String: String]) -> String? {
-        guard let directory = environment["XDG_RUNTIME_DIR"], directory.hasPrefix("/") else { return nil }
+        guard let directory = environment["XDG_RUNTIME_DIR"], directory.hasPrefix("/") else {
+            return nil
+        }
         return directory + (directory.hasSuffix("/") ? "bus" : "/bus")
     }
 

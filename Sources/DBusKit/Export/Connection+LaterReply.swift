@@ -59,8 +59,11 @@ public final class LaterReply {
             do {
                 try reply.append(values)
             } catch {
-                writeDiagnostic("DBusKit: the later reply to \(call.member) is malformed: \(error.message)")
-                connection.submit(call.errorReply(MethodError(.failed, "Internal error: malformed reply")), as: .laterReply)
+                writeDiagnostic(
+                    "DBusKit: the later reply to \(call.member) is malformed: \(error.message)")
+                connection.submit(
+                    call.errorReply(MethodError(.failed, "Internal error: malformed reply")),
+                    as: .laterReply)
                 return
             }
             reply.address(to: dbus_message_get_sender(call.raw))

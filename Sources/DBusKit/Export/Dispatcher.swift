@@ -1,7 +1,7 @@
 internal import CDBus
 internal import SystemCalls
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Routing one incoming method call to a table row and sending exactly one reply.
@@ -34,9 +34,13 @@ extension Connection {
                 // Kept per caller too: a caller's run of calls gets the same few replies, and setting
                 // the destination on every copy cost libdbus more than the rest of the reply.
                 let caller = dbus_message_get_sender(message.raw)
-                let reply = try replyTemplates.message(keyedBy: { $0.writeMethodReturn(body: values, destination: caller) }) {
+                let reply = try replyTemplates.message(keyedBy: {
+                    $0.writeMethodReturn(body: values, destination: caller)
+                }) {
                     () throws(MethodError) in
-                    let template = try templates.message(keyedBy: { $0.writeMethodReturn(body: values, destination: nil) }) {
+                    let template = try templates.message(keyedBy: {
+                        $0.writeMethodReturn(body: values, destination: nil)
+                    }) {
                         () throws(MethodError) in
                         let template = Message.unaddressedMethodReturn()
                         try template.append(values)
@@ -51,8 +55,12 @@ extension Connection {
                 }
                 submit(reply, as: .reply)
             } catch {
-                writeDiagnostic("DBusKit: reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)")
-                submit(message.errorReply(MethodError(.failed, "Internal error: malformed reply")), as: .error)
+                writeDiagnostic(
+                    "DBusKit: reply to \(message.interface ?? "").\(message.member) is malformed: \(error.message)"
+                )
+                submit(
+                    message.errorReply(MethodError(.failed, "Internal error: malformed reply")),
+                    as: .error)
             }
         case .failure(let error):
             submit(message.errorReply(error), as: .error)
@@ -67,8 +75,10 @@ extension Connection {
         let interface = dbus_message_get_interface(message.raw).map { recentInterface.string($0) }
         let member = message.member
         guard let tables = exports.tables(for: path) else {
-            if interface == InterfaceName.introspectable.rawValue || interface == nil, member == "Introspect",
-               !exports.childNames(of: path).isEmpty {
+            if interface == InterfaceName.introspectable.rawValue || interface == nil,
+                member == "Introspect",
+                !exports.childNames(of: path).isEmpty
+            {
                 return try introspect(message, path: path, tables: [])
             }
             throw MethodError(.unknownObject, "No such object path '\(path.rawValue)'")
@@ -77,14 +87,22 @@ extension Connection {
         // none of them answers, so an ordinary call allocates no tables.
         let table: InterfaceTable
         if let interface {
-            guard let found = tables.first(where: { $0.name == interface })
-                ?? standardTables(path: path, tables: tables).first(where: { $0.name == interface }) else {
-                throw MethodError(.unknownInterface, "No such interface '\(interface)' on object at path \(path.rawValue)")
+            guard
+                let found = tables.first(where: { $0.name == interface })
+                    ?? standardTables(path: path, tables: tables).first(where: { $0.name == interface })
+            else {
+                throw MethodError(
+                    .unknownInterface,
+                    "No such interface '\(interface)' on object at path \(path.rawValue)")
             }
             table = found
         } else {
-            guard let found = tables.first(where: { $0.method(named: member) != nil })
-                ?? standardTables(path: path, tables: tables).first(where: { $0.method(named: member) != nil }) else {
+            guard
+                let found = tables.first(where: { $0.method(named: member) != nil })
+                    ?? standardTables(path: path, tables: tables).first(where: {
+                        $0.method(named: member) != nil
+                    })
+            else {
                 throw unknownMethod(message)
             }
             table = found
@@ -92,24 +110,31 @@ extension Connection {
         guard let method = table.method(named: member) else { throw unknownMethod(message) }
         let signature = message.signature
         guard signature == method.inputSignature else {
-            throw MethodError(.invalidArgs,
-                              "Method \(member) expects signature \"\(method.inputSignature)\" but got \"\(signature)\"")
+            throw MethodError(
+                .invalidArgs,
+                "Method \(member) expects signature \"\(method.inputSignature)\" but got \"\(signature)\""
+            )
         }
-        let call = MethodCall(sender: message.sender, path: path, interface: interface, member: member,
-                              arguments: try message.arguments())
+        let call = MethodCall(
+            sender: message.sender, path: path, interface: interface, member: member,
+            arguments: try message.arguments())
         routedUndoneReply = method.undoneReply
         let outputs = try method.handler(call)
         guard matchesSignatures(outputs, method.outputSignature) else {
             let produced = DBusKit.signature(of: outputs)
-            writeDiagnostic("DBusKit: handler of \(table.name).\(member) returned \"\(produced)\" but declares \"\(method.outputSignature)\"")
+            writeDiagnostic(
+                "DBusKit: handler of \(table.name).\(member) returned \"\(produced)\" but declares \"\(method.outputSignature)\""
+            )
             throw MethodError(.failed, "Internal error: \(member) produced a reply of the wrong type")
         }
         return outputs
     }
 
     private func unknownMethod(_ message: Message) -> MethodError {
-        MethodError(.unknownMethod, "Method \"\(message.member)\" with signature \"\(message.signature)\" on interface "
-                        + "\"\(message.interface ?? "(null)")\" doesn't exist")
+        MethodError(
+            .unknownMethod,
+            "Method \"\(message.member)\" with signature \"\(message.signature)\" on interface "
+                + "\"\(message.interface ?? "(null)")\" doesn't exist")
     }
 
     /// Properties and Introspectable for an object, generated from its own tables.
@@ -117,17 +142,24 @@ extension Connection {
     private func standardTables(path: ObjectPath, tables: [InterfaceTable]) -> [InterfaceTable] {
         [
             StandardInterfaces.properties(PropertiesProvider(tables: tables)),
-            InterfaceTable(InterfaceName.introspectable.rawValue, methods: [
-                Method("Introspect", outputs: [Argument("xml_data", "s")]) { [unowned self] _ throws(MethodError) in
-                    [.string(self.introspectionDocument(path: path, tables: tables))]
-                },
-            ]),
+            InterfaceTable(
+                InterfaceName.introspectable.rawValue,
+                methods: [
+                    Method("Introspect", outputs: [Argument("xml_data", "s")]) {
+                        [unowned self] _ throws(MethodError) in
+                        [.string(self.introspectionDocument(path: path, tables: tables))]
+                    }
+                ])
         ]
     }
 
-    private func introspect(_ message: Message, path: ObjectPath, tables: [InterfaceTable]) throws(MethodError) -> [DBusValue] {
+    private func introspect(_ message: Message, path: ObjectPath, tables: [InterfaceTable])
+        throws(MethodError) -> [DBusValue]
+    {
         guard message.signature.isEmpty else {
-            throw MethodError(.invalidArgs, "Method Introspect expects signature \"\" but got \"\(message.signature)\"")
+            throw MethodError(
+                .invalidArgs, "Method Introspect expects signature \"\" but got \"\(message.signature)\""
+            )
         }
         return [.string(introspectionDocument(path: path, tables: tables))]
     }
@@ -136,8 +168,9 @@ extension Connection {
     /// tables plus the standard interfaces (only when something is exported there) and a
     /// `<node name=…/>` per exported child.
     public func introspectionDocument(path: ObjectPath, tables: [InterfaceTable]) -> String {
-        InterfaceTable.introspectionDocument(tables: tables, children: exports.childNames(of: path),
-                                             includeStandardInterfaces: exports.tables(for: path) != nil)
+        InterfaceTable.introspectionDocument(
+            tables: tables, children: exports.childNames(of: path),
+            includeStandardInterfaces: exports.tables(for: path) != nil)
     }
 }
 

@@ -25,7 +25,9 @@ public struct MethodCall: Sendable {
     /// Already checked against the method's input signature.
     public var arguments: [DBusValue]
 
-    public init(sender: String, path: ObjectPath, interface: String?, member: String, arguments: [DBusValue]) {
+    public init(
+        sender: String, path: ObjectPath, interface: String?, member: String, arguments: [DBusValue]
+    ) {
         self.sender = sender
         self.path = path
         self.interface = interface
@@ -41,21 +43,38 @@ public struct MethodCall: Sendable {
         return arguments[index]
     }
 
-    public func string(_ index: Int) throws(MethodError) -> String { try typed(index, "s") { $0.asString } }
-    public func uint32(_ index: Int) throws(MethodError) -> UInt32 { try typed(index, "u") { $0.asUInt32 } }
+    public func string(_ index: Int) throws(MethodError) -> String {
+        try typed(index, "s") { $0.asString }
+    }
+    public func uint32(_ index: Int) throws(MethodError) -> UInt32 {
+        try typed(index, "u") { $0.asUInt32 }
+    }
     public func int32(_ index: Int) throws(MethodError) -> Int32 { try typed(index, "i") { $0.asInt32 } }
     public func int64(_ index: Int) throws(MethodError) -> Int64 { try typed(index, "x") { $0.asInt64 } }
-    public func uint64(_ index: Int) throws(MethodError) -> UInt64 { try typed(index, "t") { $0.asUInt64 } }
-    public func double(_ index: Int) throws(MethodError) -> Double { try typed(index, "d") { $0.asDouble } }
+    public func uint64(_ index: Int) throws(MethodError) -> UInt64 {
+        try typed(index, "t") { $0.asUInt64 }
+    }
+    public func double(_ index: Int) throws(MethodError) -> Double {
+        try typed(index, "d") { $0.asDouble }
+    }
     public func bool(_ index: Int) throws(MethodError) -> Bool { try typed(index, "b") { $0.asBool } }
-    public func objectPath(_ index: Int) throws(MethodError) -> ObjectPath { try typed(index, "o") { $0.asObjectPath } }
+    public func objectPath(_ index: Int) throws(MethodError) -> ObjectPath {
+        try typed(index, "o") { $0.asObjectPath }
+    }
     /// The content of a variant argument.
-    public func variant(_ index: Int) throws(MethodError) -> DBusValue { try typed(index, "v") { $0.asVariant } }
+    public func variant(_ index: Int) throws(MethodError) -> DBusValue {
+        try typed(index, "v") { $0.asVariant }
+    }
 
-    private func typed<T>(_ index: Int, _ expected: String, _ extract: (DBusValue) -> T?) throws(MethodError) -> T {
+    private func typed<T>(_ index: Int, _ expected: String, _ extract: (DBusValue) -> T?)
+        throws(MethodError) -> T
+    {
         let value = try argument(index)
         guard let result = extract(value) else {
-            throw MethodError(.invalidArgs, "\(member): argument \(index) must have type \"\(expected)\", got \"\(value.signature)\"")
+            throw MethodError(
+                .invalidArgs,
+                "\(member): argument \(index) must have type \"\(expected)\", got \"\(value.signature)\""
+            )
         }
         return result
     }
@@ -79,8 +98,11 @@ public struct Method {
     /// false): AT-SPI's DoAction says `false`, not the `true` of a step that did not last.
     public var undoneReply: [DBusValue]?
 
-    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], undoneReply: [DBusValue]? = nil,
-                handler: @escaping Handler) {
+    public init(
+        _ name: String, inputs: [Argument] = [], outputs: [Argument] = [],
+        undoneReply: [DBusValue]? = nil,
+        handler: @escaping Handler
+    ) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
@@ -90,7 +112,9 @@ public struct Method {
         outputSignature = Self.signature(outputs)
     }
 
-    private static func signature(_ arguments: [Argument]) -> String { arguments.map(\.signature).joined() }
+    private static func signature(_ arguments: [Argument]) -> String {
+        arguments.map(\.signature).joined()
+    }
 }
 
 /// A property row.
@@ -119,8 +143,10 @@ public struct Property {
     /// Receives the variant's content, already checked against `signature`. Nil for read-only properties.
     public var set: Setter?
 
-    public init(_ name: String, signature: String, access: Access = .read, emitsChange: EmitsChange = .true,
-                get: @escaping () -> DBusValue, set: Setter? = nil) {
+    public init(
+        _ name: String, signature: String, access: Access = .read, emitsChange: EmitsChange = .true,
+        get: @escaping () -> DBusValue, set: Setter? = nil
+    ) {
         self.name = name
         self.signature = signature
         self.access = access
@@ -151,7 +177,9 @@ public struct InterfaceTable {
     public var properties: [Property]
     public var signals: [SignalSpec]
 
-    public init(_ name: String, methods: [Method] = [], properties: [Property] = [], signals: [SignalSpec] = []) {
+    public init(
+        _ name: String, methods: [Method] = [], properties: [Property] = [], signals: [SignalSpec] = []
+    ) {
         self.name = name
         self.methods = methods
         self.properties = properties
@@ -166,20 +194,26 @@ public struct InterfaceTable {
         let pad = String(repeating: " ", count: indent)
         var lines = ["\(pad)<interface name=\"\(xmlEscape(name))\">"]
         for method in methods {
-            let args = method.inputs.map { argXML($0, direction: "in") } + method.outputs.map { argXML($0, direction: "out") }
+            let args =
+                method.inputs.map { argXML($0, direction: "in") }
+                + method.outputs.map { argXML($0, direction: "out") }
             lines += element("method", method.name, args, pad: pad)
         }
         for signal in signals {
-            lines += element("signal", signal.name, signal.arguments.map { argXML($0, direction: nil) }, pad: pad)
+            lines += element(
+                "signal", signal.name, signal.arguments.map { argXML($0, direction: nil) }, pad: pad)
         }
         for property in properties {
             let access = property.access == .readWrite ? "readwrite" : "read"
-            let open = "\(pad)  <property name=\"\(xmlEscape(property.name))\" type=\"\(xmlEscape(property.signature))\" access=\"\(access)\""
+            let open =
+                "\(pad)  <property name=\"\(xmlEscape(property.name))\" type=\"\(xmlEscape(property.signature))\" access=\"\(access)\""
             if property.emitsChange == .true {
                 lines.append(open + "/>")
             } else {
                 lines.append(open + ">")
-                lines.append("\(pad)    <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(property.emitsChange.rawValue)\"/>")
+                lines.append(
+                    "\(pad)    <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(property.emitsChange.rawValue)\"/>"
+                )
                 lines.append("\(pad)  </property>")
             }
         }
@@ -189,7 +223,8 @@ public struct InterfaceTable {
 
     private func argXML(_ argument: Argument, direction: String?) -> String {
         let dir = direction.map { " direction=\"\($0)\"" } ?? ""
-        return "<arg name=\"\(xmlEscape(argument.name))\" type=\"\(xmlEscape(argument.signature))\"\(dir)/>"
+        return
+            "<arg name=\"\(xmlEscape(argument.name))\" type=\"\(xmlEscape(argument.signature))\"\(dir)/>"
     }
 
     private func element(_ kind: String, _ name: String, _ children: [String], pad: String) -> [String] {

@@ -21,7 +21,9 @@ struct ExportRegistry {
             last = (path, tables)
             return tables
         }
-        let owner = subtrees.keys.filter { path.isDescendant(of: $0) }.max { $0.rawValue.count < $1.rawValue.count }
+        let owner = subtrees.keys.filter { path.isDescendant(of: $0) }.max {
+            $0.rawValue.count < $1.rawValue.count
+        }
         return owner.flatMap { subtrees[$0]?(path) }
     }
 
@@ -29,7 +31,8 @@ struct ExportRegistry {
     func childNames(of path: ObjectPath) -> [String] {
         let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
         var names = Set<String>()
-        for exported in Array(objects.keys) + Array(subtrees.keys) where exported.rawValue.hasPrefix(prefix) {
+        for exported in Array(objects.keys) + Array(subtrees.keys)
+        where exported.rawValue.hasPrefix(prefix) {
             if let first = exported.rawValue.dropFirst(prefix.count).split(separator: "/").first {
                 names.insert(String(first))
             }
@@ -54,7 +57,9 @@ extension Connection {
     ///
     /// For object trees that are too large or too dynamic to export one by one, such as the
     /// AT-SPI accessibles under `/org/a11y/atspi/accessible/`. An exact `export` takes precedence.
-    public func exportSubtree(path: ObjectPath, lookup: @escaping (ObjectPath) -> [InterfaceTable]?) throws(MethodError) {
+    public func exportSubtree(path: ObjectPath, lookup: @escaping (ObjectPath) -> [InterfaceTable]?)
+        throws(MethodError)
+    {
         try registerRootFallback()
         exports.subtrees[path] = lookup
     }
@@ -68,11 +73,14 @@ extension Connection {
     private func registerRootFallback() throws(MethodError) {
         guard !rootFallbackRegistered else { return }
         guard !isClosed else { throw MethodError(.disconnected, "Connection is closed") }
-        var vtable = DBusObjectPathVTable(unregister_function: unregisterTrampoline, message_function: objectTrampoline,
-                                          dbus_internal_pad1: nil, dbus_internal_pad2: nil,
-                                          dbus_internal_pad3: nil, dbus_internal_pad4: nil)
+        var vtable = DBusObjectPathVTable(
+            unregister_function: unregisterTrampoline, message_function: objectTrampoline,
+            dbus_internal_pad1: nil, dbus_internal_pad2: nil,
+            dbus_internal_pad3: nil, dbus_internal_pad4: nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let ok = try withDBusError { error in dbus_connection_try_register_fallback(raw, "/", &vtable, context, error) }
+        let ok = try withDBusError { error in
+            dbus_connection_try_register_fallback(raw, "/", &vtable, context, error)
+        }
         if ok == 0 { throw MethodError(.failed, "dbus_connection_try_register_fallback failed") }
         rootFallbackRegistered = true
     }

@@ -11,39 +11,64 @@ enum StandardInterfaces {
     /// Descriptions only (no handlers run from these): what Introspect lists for every object.
     static var introspectionTables: [InterfaceTable] {
         [
-            InterfaceTable(InterfaceName.peer.rawValue, methods: [
-                Method("Ping") { _ throws(MethodError) in [] },
-                Method("GetMachineId", outputs: [Argument("machine_uuid", "s")]) { _ throws(MethodError) in [] },
-            ]),
-            InterfaceTable(InterfaceName.introspectable.rawValue, methods: [
-                Method("Introspect", outputs: [Argument("xml_data", "s")]) { _ throws(MethodError) in [] },
-            ]),
-            properties(PropertiesProvider(tables: [])),
+            InterfaceTable(
+                InterfaceName.peer.rawValue,
+                methods: [
+                    Method("Ping") { _ throws(MethodError) in [] },
+                    Method("GetMachineId", outputs: [Argument("machine_uuid", "s")]) {
+                        _ throws(MethodError) in []
+                    }
+                ]),
+            InterfaceTable(
+                InterfaceName.introspectable.rawValue,
+                methods: [
+                    Method("Introspect", outputs: [Argument("xml_data", "s")]) { _ throws(MethodError) in
+                        []
+                    }
+                ]),
+            properties(PropertiesProvider(tables: []))
         ]
     }
 
     /// `org.freedesktop.DBus.Properties` over `provider`'s tables.
     static func properties(_ provider: PropertiesProvider) -> InterfaceTable {
-        InterfaceTable(InterfaceName.properties.rawValue, methods: [
-            Method("Get", inputs: [Argument("interface_name", "s"), Argument("property_name", "s")],
-                   outputs: [Argument("value", "v")]) { call throws(MethodError) in
-                [.variant(try provider.get(interface: call.string(0), name: call.string(1)))]
-            },
-            Method("GetAll", inputs: [Argument("interface_name", "s")],
-                   outputs: [Argument("properties", "a{sv}")]) { call throws(MethodError) in
-                [try provider.getAll(interface: call.string(0))]
-            },
-            Method("Set", inputs: [Argument("interface_name", "s"), Argument("property_name", "s"),
-                                   Argument("value", "v")]) { call throws(MethodError) in
-                try provider.set(interface: call.string(0), name: call.string(1), value: call.variant(2),
-                                 sender: call.sender)
-                return []
-            },
-        ], signals: [
-            SignalSpec("PropertiesChanged", arguments: [Argument("interface_name", "s"),
-                                                        Argument("changed_properties", "a{sv}"),
-                                                        Argument("invalidated_properties", "as")]),
-        ])
+        InterfaceTable(
+            InterfaceName.properties.rawValue,
+            methods: [
+                Method(
+                    "Get", inputs: [Argument("interface_name", "s"), Argument("property_name", "s")],
+                    outputs: [Argument("value", "v")]
+                ) { call throws(MethodError) in
+                    [.variant(try provider.get(interface: call.string(0), name: call.string(1)))]
+                },
+                Method(
+                    "GetAll", inputs: [Argument("interface_name", "s")],
+                    outputs: [Argument("properties", "a{sv}")]
+                ) { call throws(MethodError) in
+                    [try provider.getAll(interface: call.string(0))]
+                },
+                Method(
+                    "Set",
+                    inputs: [
+                        Argument("interface_name", "s"), Argument("property_name", "s"),
+                        Argument("value", "v")
+                    ]
+                ) { call throws(MethodError) in
+                    try provider.set(
+                        interface: call.string(0), name: call.string(1), value: call.variant(2),
+                        sender: call.sender)
+                    return []
+                }
+            ],
+            signals: [
+                SignalSpec(
+                    "PropertiesChanged",
+                    arguments: [
+                        Argument("interface_name", "s"),
+                        Argument("changed_properties", "a{sv}"),
+                        Argument("invalidated_properties", "as")
+                    ])
+            ])
     }
 }
 
@@ -51,8 +76,10 @@ extension InterfaceTable {
     /// A complete introspection document (DOCTYPE, `<node>`) for an object with `tables`.
     ///
     /// Needs no bus, so tests can diff it against a checked-in XML file. `children` become `<node name=…/>` entries.
-    public static func introspectionDocument(tables: [InterfaceTable], children: [String] = [],
-                                             includeStandardInterfaces: Bool = true) -> String {
+    public static func introspectionDocument(
+        tables: [InterfaceTable], children: [String] = [],
+        includeStandardInterfaces: Bool = true
+    ) -> String {
         var xml = StandardInterfaces.doctype + "<node>\n"
         let all = (includeStandardInterfaces ? StandardInterfaces.introspectionTables : []) + tables
         for table in all {
@@ -88,7 +115,10 @@ struct PropertiesProvider {
         var entries: [DBusValue] = []
         for table in selected {
             for property in table.properties {
-                entries.append(.dictEntry(.string(property.name), .variant(try checkedValue(property, interface: table.name))))
+                entries.append(
+                    .dictEntry(
+                        .string(property.name),
+                        .variant(try checkedValue(property, interface: table.name))))
             }
         }
         return .array(elementSignature: "{sv}", entries)
@@ -97,11 +127,13 @@ struct PropertiesProvider {
     func set(interface: String, name: String, value: DBusValue, sender: String) throws(MethodError) {
         let property = try find(interface: interface, name: name)
         guard property.isWritable, let setter = property.set else {
-            throw MethodError(.propertyReadOnly, "Property '\(name)' of interface '\(interface)' is read-only")
+            throw MethodError(
+                .propertyReadOnly, "Property '\(name)' of interface '\(interface)' is read-only")
         }
         guard value.signature == property.signature else {
-            throw MethodError(.invalidArgs,
-                              "Property '\(name)' has type \"\(property.signature)\" but got \"\(value.signature)\"")
+            throw MethodError(
+                .invalidArgs,
+                "Property '\(name)' has type \"\(property.signature)\" but got \"\(value.signature)\"")
         }
         try setter(value, sender)
     }
@@ -124,7 +156,9 @@ struct PropertiesProvider {
     private func checkedValue(_ property: Property, interface: String) throws(MethodError) -> DBusValue {
         let value = property.get()
         guard value.signature == property.signature else {
-            writeDiagnostic("DBusKit: getter of \(interface).\(property.name) returned \"\(value.signature)\" but declares \"\(property.signature)\"")
+            writeDiagnostic(
+                "DBusKit: getter of \(interface).\(property.name) returned \"\(value.signature)\" but declares \"\(property.signature)\""
+            )
             throw MethodError(.failed, "Internal error: property \(property.name) has the wrong type")
         }
         return value

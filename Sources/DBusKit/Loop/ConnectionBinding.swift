@@ -1,6 +1,6 @@
 internal import CDBus
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the event loop knows about one added connection: libdbus's watches and timeouts.
@@ -23,12 +23,16 @@ final class ConnectionBinding {
     /// Hands our callbacks to libdbus; it immediately reports the watches and timeouts it has.
     func attach() {
         let raw = connection.raw
-        checkMemory(dbus_connection_set_watch_functions(raw, addWatch, removeWatch, toggleWatch,
-                                                         Unmanaged.passRetained(self).toOpaque(), releaseBinding),
-                    "dbus_connection_set_watch_functions")
-        checkMemory(dbus_connection_set_timeout_functions(raw, addTimeout, removeTimeout, toggleTimeout,
-                                                           Unmanaged.passRetained(self).toOpaque(), releaseBinding),
-                    "dbus_connection_set_timeout_functions")
+        checkMemory(
+            dbus_connection_set_watch_functions(
+                raw, addWatch, removeWatch, toggleWatch,
+                Unmanaged.passRetained(self).toOpaque(), releaseBinding),
+            "dbus_connection_set_watch_functions")
+        checkMemory(
+            dbus_connection_set_timeout_functions(
+                raw, addTimeout, removeTimeout, toggleTimeout,
+                Unmanaged.passRetained(self).toOpaque(), releaseBinding),
+            "dbus_connection_set_timeout_functions")
     }
 
     /// Takes the callbacks back; libdbus calls `remove` for every watch and timeout first.

@@ -1,7 +1,7 @@
 internal import CDBus
 internal import SystemCalls
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The two ends of a group of dispatched messages; see `EventLoop.groupCommit`.
@@ -127,7 +127,8 @@ public final class EventLoop {
 
     /// Cancels a timer that has not fired yet; anything else is ignored.
     public func cancel(_ timer: TimerID) {
-        guard let cancelled = timers.removeValue(forKey: timer), cancelled.deadline <= earliestTimer else { return }
+        guard let cancelled = timers.removeValue(forKey: timer), cancelled.deadline <= earliestTimer
+        else { return }
         earliestTimer = nearestTimerDeadline()
     }
 
@@ -227,7 +228,8 @@ public final class EventLoop {
             let paused = binding.paused
             backlogged = backlogged || binding.connection.outbox.isBackedUp
             busy = busy || (binding.moreQueued && !paused)
-            for watch in binding.watches where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
+            for watch in binding.watches
+            where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
                 watches.append(watch)
             }
         }
@@ -257,7 +259,8 @@ public final class EventLoop {
         }
         if ready > 0 {
             if fds[0].revents != 0 { handleWakeUp() }
-            for (offset, watch) in watches.enumerated() where fds[offset + 1].revents != 0 && watch.isValid {
+            for (offset, watch) in watches.enumerated()
+            where fds[offset + 1].revents != 0 && watch.isValid {
                 watch.handle(fds[offset + 1].revents)
             }
             for (offset, file) in files.enumerated() {
@@ -309,7 +312,8 @@ public final class EventLoop {
     private func fireDueTimeouts() {
         guard bindings.contains(where: { !$0.timeouts.isEmpty }) else { return }
         let now = time.now()
-        for timeout in bindings.flatMap(\.timeouts) where timeout.isValid && timeout.enabled && timeout.deadline <= now {
+        for timeout in bindings.flatMap(\.timeouts)
+        where timeout.isValid && timeout.enabled && timeout.deadline <= now {
             timeout.rearm(now: now)
             _ = dbus_timeout_handle(timeout.raw)  // FALSE = OOM; libdbus retries at the next interval
         }
@@ -326,7 +330,9 @@ public final class EventLoop {
         while true {
             var earliest: (id: TimerID, deadline: Double)?
             for (id, timer) in timers where timer.deadline <= now && id.id < scheduled {
-                if earliest.map({ timer.deadline < $0.deadline }) ?? true { earliest = (id, timer.deadline) }
+                if earliest.map({ timer.deadline < $0.deadline }) ?? true {
+                    earliest = (id, timer.deadline)
+                }
             }
             guard let earliest, let timer = timers.removeValue(forKey: earliest.id) else { break }
             timer.action()

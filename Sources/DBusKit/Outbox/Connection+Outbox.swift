@@ -28,7 +28,8 @@ extension Connection {
     /// Ends the group the event loop opened (`Outbox.beginGroup`), reporting each call answered
     /// as it was although the group was undone (`onUndoneReply`).
     func endGroup(undone: MethodError?) {
-        let answeredAnyway = outbox.endGroup(undone: undone, answeringWithErrors: answersUndoneCallsWithErrors, to: wire)
+        let answeredAnyway = outbox.endGroup(
+            undone: undone, answeringWithErrors: answersUndoneCallsWithErrors, to: wire)
         guard let undone, let onUndoneReply else { return }
         for member in answeredAnyway { onUndoneReply(member, undone) }
     }

@@ -27,7 +27,9 @@ struct HeldReplies {
     /// already has `limit` waiting, its hold is given up: false, with the replies to send before
     /// `message`.
     mutating func keep(_ message: Message, limit: Int) -> (kept: Bool, giveUp: [Message]) {
-        guard let destination = message.destination, var entry = clients[destination] else { return (false, []) }
+        guard let destination = message.destination, var entry = clients[destination] else {
+            return (false, [])
+        }
         guard entry.replies.count < limit else {
             clients[destination] = nil
             return (false, entry.replies)

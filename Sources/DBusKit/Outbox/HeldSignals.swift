@@ -32,7 +32,8 @@ struct HeldSignals {
                 if case .dictEntry(let name, _) = entry { return name.asString }
                 return nil
             }
-            key += " \(names.joined(separator: ",")) \(arguments[2].asStringArray?.joined(separator: ",") ?? "")"
+            key +=
+                " \(names.joined(separator: ",")) \(arguments[2].asStringArray?.joined(separator: ",") ?? "")"
         }
         return key
     }

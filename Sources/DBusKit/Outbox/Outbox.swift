@@ -142,8 +142,10 @@ struct Outbox {
     /// `undone`, nothing it announced happened: its signals are dropped, and each method return
     /// becomes `undone` (with `answeringWithErrors`) or else its `Message.undone` reply, if any.
     /// Returns the members of the calls answered without the error although their group was undone.
-    mutating func endGroup<Wire: OutboxWire>(undone: MethodError?, answeringWithErrors: Bool,
-                                             to wire: Wire) -> [String] {
+    mutating func endGroup<Wire: OutboxWire>(
+        undone: MethodError?, answeringWithErrors: Bool,
+        to wire: Wire
+    ) -> [String] {
         isGroupOpen = false
         guard !group.isEmpty else { return [] }
         var answeredAnyway: [String] = []
@@ -208,8 +210,10 @@ struct Outbox {
             case .message(let message):
                 wire.hand(message)
             case .refusal(let serial, let destination):
-                wire.hand(Message.refusal(answering: serial, destination: destination,
-                                          MethodError(.limitsExceeded, refusalText(destination))))
+                wire.hand(
+                    Message.refusal(
+                        answering: serial, destination: destination,
+                        MethodError(.limitsExceeded, refusalText(destination))))
             }
         }
     }
@@ -224,7 +228,9 @@ struct Outbox {
     /// After a round of dispatching: the waiting replies in turn as far as the queue is short
     /// (rule 3), then the held state signals if it is down to half the backlog limit (rule 4).
     mutating func handWaiting<Wire: OutboxWire>(to wire: Wire) {
-        if !heldSignals.isEmpty, wire.queuedBytes <= (lanes.isEmpty ? limits.backlogLimit / 2 : laneHandLimit) {
+        if !heldSignals.isEmpty,
+            wire.queuedBytes <= (lanes.isEmpty ? limits.backlogLimit / 2 : laneHandLimit)
+        {
             for message in heldSignals.takeAll() { wire.hand(message) }
         }
         if !lanes.isEmpty { handLanes(all: false, wire) }
@@ -243,11 +249,13 @@ struct Outbox {
         usesLanes = queued > limits.lanesEngageLimit || !lanes.isEmpty
         wantsSmallSocketBuffer = lanes.refusalCount > 0
         if pausesReading {
-            let drained = lanes.messageCount <= limits.laneMessageLimit / 2
+            let drained =
+                lanes.messageCount <= limits.laneMessageLimit / 2
                 && lanes.refusalCount <= limits.laneRefusalLimit / 2
             if queued <= limits.readingPauseLimit / 2 && drained { pausesReading = false }
         } else if queued > limits.readingPauseLimit || lanes.messageCount > limits.laneMessageLimit
-                    || lanes.refusalCount > limits.laneRefusalLimit {
+            || lanes.refusalCount > limits.laneRefusalLimit
+        {
             pausesReading = true
         }
     }

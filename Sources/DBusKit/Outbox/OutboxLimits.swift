@@ -53,16 +53,26 @@ struct OutboxLimits {
     /// turn in between however much one of them has queued.
     let messagesPerRound: Int
 
-    init(backlogLimit: Int, readingPauseLimit: Int, lanesEngageLimit: Int, laneLimit: Int, floodLaneLimit: Int,
-         waitingCallsPerSender: Int, laneMessageLimit: Int, laneRefusalLimit: Int, maximumHeldPerClient: Int,
-         smallSocketBuffer: Int32, messagesPerRound: Int) {
-        precondition(backlogLimit > 0 && readingPauseLimit > backlogLimit,
-                     "signals are merged before reading stops")
-        precondition(floodLaneLimit > 0 && floodLaneLimit <= laneLimit && laneLimit <= lanesEngageLimit,
-                     "the lanes let replies go only below where they start to hold them")
-        precondition(waitingCallsPerSender > 0 && waitingCallsPerSender <= laneMessageLimit && laneRefusalLimit > 0,
-                     "one sender is refused before all the lanes together stop reading")
-        precondition(maximumHeldPerClient > 0 && smallSocketBuffer > 0 && messagesPerRound > 0, "limits are positive")
+    init(
+        backlogLimit: Int, readingPauseLimit: Int, lanesEngageLimit: Int, laneLimit: Int,
+        floodLaneLimit: Int,
+        waitingCallsPerSender: Int, laneMessageLimit: Int, laneRefusalLimit: Int,
+        maximumHeldPerClient: Int,
+        smallSocketBuffer: Int32, messagesPerRound: Int
+    ) {
+        precondition(
+            backlogLimit > 0 && readingPauseLimit > backlogLimit,
+            "signals are merged before reading stops")
+        precondition(
+            floodLaneLimit > 0 && floodLaneLimit <= laneLimit && laneLimit <= lanesEngageLimit,
+            "the lanes let replies go only below where they start to hold them")
+        precondition(
+            waitingCallsPerSender > 0 && waitingCallsPerSender <= laneMessageLimit
+                && laneRefusalLimit > 0,
+            "one sender is refused before all the lanes together stop reading")
+        precondition(
+            maximumHeldPerClient > 0 && smallSocketBuffer > 0 && messagesPerRound > 0,
+            "limits are positive")
         self.backlogLimit = backlogLimit
         self.readingPauseLimit = readingPauseLimit
         self.lanesEngageLimit = lanesEngageLimit

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CDBus
 
@@ -21,7 +21,8 @@ struct SocketSendBuffer {
         var size: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard dbus_connection_get_socket(connection, &fd) != 0, fd >= 0,
-              getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, &length) == 0, size > 0 else { return }
+            getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, &length) == 0, size > 0
+        else { return }
         self.fd = fd
         normal = size / 2
     }

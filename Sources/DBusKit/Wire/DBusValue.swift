@@ -56,14 +56,16 @@ public enum DBusValue: Equatable, Sendable {
 extension DBusValue {
     /// An `a{sv}` dictionary (the shape of GetAll and PropertiesChanged), keys sorted for stable output.
     public static func stringDict(_ dict: [String: DBusValue]) -> DBusValue {
-        .array(elementSignature: "{sv}",
-               dict.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .variant($0.value)) })
+        .array(
+            elementSignature: "{sv}",
+            dict.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .variant($0.value)) })
     }
 
     /// An `a{ss}` dictionary (AT-SPI attributes), keys sorted for stable output.
     public static func stringStringDict(_ dict: [String: String]) -> DBusValue {
-        .array(elementSignature: "{ss}",
-               dict.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
+        .array(
+            elementSignature: "{ss}",
+            dict.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
     }
 
     /// An `as` array.

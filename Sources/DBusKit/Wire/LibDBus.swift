@@ -1,6 +1,6 @@
 internal import CDBus
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 // The few places where DBusKit talks to libdbus about errors and memory, kept on one screen.

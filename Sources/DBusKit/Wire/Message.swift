@@ -30,13 +30,16 @@ final class Message {
         if let destination, BusName(rawValue: destination) == nil {
             throw MethodError(.invalidArgs, "invalid bus name \"\(destination)\"")
         }
-        guard let raw = dbus_message_new_method_call(destination, path.rawValue, interface, member) else {
+        guard let raw = dbus_message_new_method_call(destination, path.rawValue, interface, member)
+        else {
             outOfMemory("dbus_message_new_method_call")
         }
         return Message(adopting: raw)
     }
 
-    static func signal(path: ObjectPath, interface: InterfaceName, member: String) throws(MethodError) -> Message {
+    static func signal(path: ObjectPath, interface: InterfaceName, member: String) throws(MethodError)
+        -> Message
+    {
         try checkMember(member)
         guard let raw = dbus_message_new_signal(path.rawValue, interface.rawValue, member) else {
             outOfMemory("dbus_message_new_signal")
@@ -45,13 +48,17 @@ final class Message {
     }
 
     private static func checkMember(_ member: String) throws(MethodError) {
-        guard isValidMemberName(member) else { throw MethodError(.invalidArgs, "invalid member name \"\(member)\"") }
+        guard isValidMemberName(member) else {
+            throw MethodError(.invalidArgs, "invalid member name \"\(member)\"")
+        }
     }
 
     /// A method return with no reply serial or destination yet: a template for
     /// `MessageTemplates`, addressed with `address(to:)` and `answer(_:)`.
     static func unaddressedMethodReturn() -> Message {
-        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory("dbus_message_new") }
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
+            outOfMemory("dbus_message_new")
+        }
         dbus_message_set_no_reply(raw, 1)
         return Message(adopting: raw)
     }
@@ -68,7 +75,9 @@ final class Message {
     /// Makes this copy of a template made by `address(to:)` with the call's sender answer `call`,
     /// as `dbus_message_new_method_return` would: the call's serial as the reply serial.
     func answer(_ call: Message) {
-        checkMemory(dbus_message_set_reply_serial(raw, dbus_message_get_serial(call.raw)), "dbus_message_set_reply_serial")
+        checkMemory(
+            dbus_message_set_reply_serial(raw, dbus_message_get_serial(call.raw)),
+            "dbus_message_set_reply_serial")
     }
 
     /// An error reply for `call`.
@@ -81,11 +90,16 @@ final class Message {
 
     /// An error answering the same call as this method return (same reply serial and destination).
     func errorInsteadOfReturn(_ error: MethodError) -> Message {
-        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else { outOfMemory("dbus_message_new") }
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else {
+            outOfMemory("dbus_message_new")
+        }
         let message = Message(adopting: reply)
         dbus_message_set_no_reply(reply, 1)
-        checkMemory(dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
-        checkMemory(dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)), "dbus_message_set_reply_serial")
+        checkMemory(
+            dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
+        checkMemory(
+            dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)),
+            "dbus_message_set_reply_serial")
         if let destination = dbus_message_get_destination(raw) {
             checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
         }
@@ -95,10 +109,14 @@ final class Message {
 
     /// A method return answering the same call as this one (same reply serial and destination) with `body`.
     func returnInstead(_ body: [DBusValue]) -> Message {
-        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory("dbus_message_new") }
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
+            outOfMemory("dbus_message_new")
+        }
         let message = Message(adopting: reply)
         dbus_message_set_no_reply(reply, 1)
-        checkMemory(dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)), "dbus_message_set_reply_serial")
+        checkMemory(
+            dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)),
+            "dbus_message_set_reply_serial")
         if let destination = dbus_message_get_destination(raw) {
             checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
         }
@@ -151,7 +169,8 @@ final class Message {
     ///
     /// For tests, which prove with it that writing and reading are inverse.
     static func roundTrip(_ values: [DBusValue]) throws(MethodError) -> [DBusValue] {
-        let message = try Message.methodCall(destination: nil, path: .root, interface: nil, member: "RoundTrip")
+        let message = try Message.methodCall(
+            destination: nil, path: .root, interface: nil, member: "RoundTrip")
         try message.append(values)
         dbus_message_set_serial(message.raw, 1)
         var bytes: UnsafeMutablePointer<CChar>? = nil
@@ -183,9 +202,13 @@ enum MessageWriter {
         case .objectPath(let p): cString(&iter, CDBUS_TYPE_OBJECT_PATH, p.rawValue)
         case .signature(let s): cString(&iter, CDBUS_TYPE_SIGNATURE, s)
         case .array(let element, let values):
-            container(&iter, CDBUS_TYPE_ARRAY, element) { sub in for value in values { append(value, to: &sub) } }
+            container(&iter, CDBUS_TYPE_ARRAY, element) { sub in
+                for value in values { append(value, to: &sub) }
+            }
         case .structure(let members):
-            container(&iter, CDBUS_TYPE_STRUCT, nil) { sub in for member in members { append(member, to: &sub) } }
+            container(&iter, CDBUS_TYPE_STRUCT, nil) { sub in
+                for member in members { append(member, to: &sub) }
+            }
         case .variant(let inner):
             container(&iter, CDBUS_TYPE_VARIANT, inner.signature) { sub in append(inner, to: &sub) }
         case .dictEntry(let key, let value):
@@ -197,8 +220,9 @@ enum MessageWriter {
     }
 
     private static func basic<T>(_ iter: inout DBusMessageIter, _ type: Int32, _ value: inout T) {
-        checkMemory(withUnsafeMutablePointer(to: &value) { dbus_message_iter_append_basic(&iter, type, $0) },
-                    "dbus_message_iter_append_basic")
+        checkMemory(
+            withUnsafeMutablePointer(to: &value) { dbus_message_iter_append_basic(&iter, type, $0) },
+            "dbus_message_iter_append_basic")
     }
 
     /// Strings are appended through a `const char **`.
@@ -211,11 +235,14 @@ enum MessageWriter {
 
     /// Children are written by `body` rather than passed as an array, so a variant or a dict entry
     /// does not allocate one per value written.
-    private static func container(_ iter: inout DBusMessageIter, _ type: Int32, _ signature: String?,
-                                  _ body: (inout DBusMessageIter) -> Void) {
+    private static func container(
+        _ iter: inout DBusMessageIter, _ type: Int32, _ signature: String?,
+        _ body: (inout DBusMessageIter) -> Void
+    ) {
         var sub = DBusMessageIter()
         // withCString: an optional String passed straight to C is copied into a new array first.
-        let opened = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
+        let opened =
+            signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
             ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
         checkMemory(opened, "dbus_message_iter_open_container")
         body(&sub)
@@ -267,7 +294,9 @@ enum MessageReader {
         case CDBUS_TYPE_VARIANT:
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
-            guard let inner = try readAll(&sub).first else { throw MethodError(.invalidArgs, "empty variant") }
+            guard let inner = try readAll(&sub).first else {
+                throw MethodError(.invalidArgs, "empty variant")
+            }
             return .variant(inner)
         default:
             // Unix fds ('h') would be dup'ed by get_basic; DBusKit does not pass fds.
@@ -290,7 +319,9 @@ enum MessageReader {
 
     /// `dbus_message_iter_get_signature` returns malloc'd memory owned by us.
     private static func iterSignature(_ iter: inout DBusMessageIter) -> String {
-        guard let raw = dbus_message_iter_get_signature(&iter) else { outOfMemory("dbus_message_iter_get_signature") }
+        guard let raw = dbus_message_iter_get_signature(&iter) else {
+            outOfMemory("dbus_message_iter_get_signature")
+        }
         defer { dbus_free(raw) }
         return String(cString: raw)
     }
@@ -299,10 +330,13 @@ enum MessageReader {
 extension Message {
     /// An error answering the call with `serial` from `destination`, made without the call itself.
     static func refusal(answering serial: UInt32, destination: String, _ error: MethodError) -> Message {
-        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else { outOfMemory("dbus_message_new") }
+        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else {
+            outOfMemory("dbus_message_new")
+        }
         let message = Message(adopting: reply)
         dbus_message_set_no_reply(reply, 1)
-        checkMemory(dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
+        checkMemory(
+            dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
         checkMemory(dbus_message_set_reply_serial(reply, serial), "dbus_message_set_reply_serial")
         checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
         try? message.append([.string(error.message)])

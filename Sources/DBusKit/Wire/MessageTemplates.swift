@@ -1,6 +1,6 @@
 internal import CDBus
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Messages built once and copied for every send.
@@ -58,11 +58,15 @@ struct MessageTemplates {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var offset = 0
             while offset + 8 <= count {
-                hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+                hash =
+                    (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    &* 0x0000_0100_0000_01b3
                 offset += 8
             }
             while offset < count {
-                hash = (hash ^ UInt64(base.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0000_0100_0000_01b3
+                hash =
+                    (hash ^ UInt64(base.load(fromByteOffset: offset, as: UInt8.self)))
+                    &* 0x0000_0100_0000_01b3
                 offset += 1
             }
             return (hash ^ (hash >> 29)) &* 0xbf58_476d_1ce4_e5b9 ^ (hash >> 32)
@@ -77,8 +81,10 @@ struct MessageTemplates {
         }
 
         /// From its parts rather than a body of dict entries and variants (no boxes to build on every commit).
-        func writePropertiesChanged(path: String, interface: String, changed: [(String, DBusValue)],
-                                    invalidated: [String]) {
+        func writePropertiesChanged(
+            path: String, interface: String, changed: [(String, DBusValue)],
+            invalidated: [String]
+        ) {
             start(tag: 2)
             append(path)
             append(interface)
@@ -96,7 +102,9 @@ struct MessageTemplates {
         func writeMethodReturn(body: [DBusValue], destination: UnsafePointer<CChar>?) {
             start(tag: destination == nil ? 3 : 4)
             append(body)
-            if let destination { append(UnsafeRawBufferPointer(start: destination, count: strlen(destination))) }
+            if let destination {
+                append(UnsafeRawBufferPointer(start: destination, count: strlen(destination)))
+            }
         }
 
         private func start(tag: UInt8) {
@@ -184,8 +192,10 @@ struct MessageTemplates {
     /// A fresh copy of the message whose key `write` writes (into the buffer kept from send to send);
     /// `build` makes the template the first time (and whatever it throws, e.g. InvalidArgs for a
     /// malformed body, is thrown here, uncached).
-    mutating func message(keyedBy write: (KeyWriter) -> Void,
-                          orBuild build: () throws(MethodError) -> Message) throws(MethodError) -> Message {
+    mutating func message(
+        keyedBy write: (KeyWriter) -> Void,
+        orBuild build: () throws(MethodError) -> Message
+    ) throws(MethodError) -> Message {
         write(writer)
         let hash = writer.hash
         var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)

@@ -1,6 +1,6 @@
 internal import CDBus
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A D-Bus object path such as `/org/snapsize/SizeSelector1`.

@@ -11,7 +11,7 @@ extension DBusValue {
         case .dictEntry:
             return "a dict entry is only allowed as an array element"
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .objectPath,
-             .string, .signature, .variant:
+            .string, .signature, .variant:
             // One-letter signatures that are always a valid single type: skip building and
             // re-validating them with libdbus, which every PropertiesChanged paid per entry.
             return contentProblem
@@ -110,7 +110,8 @@ extension DBusValue {
             var element = element
             return element.withUTF8 { elementBytes in
                 guard bytes.count - offset >= elementBytes.count,
-                      elementBytes.indices.allSatisfy({ bytes[offset + $0] == elementBytes[$0] }) else { return false }
+                    elementBytes.indices.allSatisfy({ bytes[offset + $0] == elementBytes[$0] })
+                else { return false }
                 offset += elementBytes.count
                 return true
             }
@@ -119,7 +120,8 @@ extension DBusValue {
             for member in members where !member.consumeSignature(bytes, &offset) { return false }
             return letter(")")
         case .dictEntry(let key, let value):
-            return letter("{") && key.consumeSignature(bytes, &offset) && value.consumeSignature(bytes, &offset)
+            return letter("{") && key.consumeSignature(bytes, &offset)
+                && value.consumeSignature(bytes, &offset)
                 && letter("}")
         }
     }

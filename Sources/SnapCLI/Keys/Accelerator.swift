@@ -23,24 +23,33 @@ struct Accelerator: Hashable, Sendable {
         if rest.first == "<" {
             while rest.first == "<" {
                 guard let close = rest.firstIndex(of: ">") else { return nil }
-                guard let modifier = Self.modifier(named: rest[rest.index(after: rest.startIndex)..<close]) else { return nil }
+                guard
+                    let modifier = Self.modifier(named: rest[rest.index(after: rest.startIndex)..<close])
+                else { return nil }
                 if let modifier { modifiers.insert(modifier) }
                 rest = rest[rest.index(after: close)...]
             }
         } else {
             var parts = rest.split(separator: "+", omittingEmptySubsequences: false)
             // `Ctrl++` is Control and the plus key.
-            if parts.count >= 2, parts.last == "", parts[parts.count - 2] == "" { parts = parts.dropLast(2) + ["plus"] }
+            if parts.count >= 2, parts.last == "", parts[parts.count - 2] == "" {
+                parts = parts.dropLast(2) + ["plus"]
+            }
             guard let last = parts.popLast() else { return nil }
             for part in parts {
                 // KDE (and the person) call the Super key Meta; in GTK's brackets <Meta> is another modifier.
-                guard let modifier = part.lowercased() == "meta" ? .superKey : Self.modifier(named: part), let modifier else { return nil }
+                guard
+                    let modifier = part.lowercased() == "meta" ? .superKey : Self.modifier(named: part),
+                    let modifier
+                else { return nil }
                 modifiers.insert(modifier)
             }
             rest = last
         }
         let key = String(rest)
-        guard !key.isEmpty, key != "disabled", key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        guard !key.isEmpty, key != "disabled",
+            key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
         self.init(modifiers: modifiers, key: key)
     }
 
@@ -62,24 +71,38 @@ struct Accelerator: Hashable, Sendable {
     /// Keysym aliases (X11's keysymdef.h and KDE's names) folded into one spelling.
     private static let aliases: [String: String] = [
         "prior": "Page_Up", "pgup": "Page_Up", "page_up": "Page_Up", "pageup": "Page_Up",
-        "next": "Page_Down", "pgdown": "Page_Down", "pgdn": "Page_Down", "page_down": "Page_Down", "pagedown": "Page_Down",
-        "kp_prior": "KP_Page_Up", "kp_next": "KP_Page_Down", "esc": "Escape", "del": "Delete", "ins": "Insert",
+        "next": "Page_Down", "pgdown": "Page_Down", "pgdn": "Page_Down", "page_down": "Page_Down",
+        "pagedown": "Page_Down",
+        "kp_prior": "KP_Page_Up", "kp_next": "KP_Page_Down", "esc": "Escape", "del": "Delete",
+        "ins": "Insert"
     ]
 
     private static func canonicalKey(_ key: String) -> String {
         if let alias = aliases[key.lowercased()] { return alias }
         if key.count == 1 { return key.lowercased() }
         // Arrow and function keys are spelled one way by all of them (`Up`, `F5`); only the case may differ.
-        if let named = ["Up", "Down", "Left", "Right", "Home", "End", "Tab", "space", "Return", "BackSpace", "Escape",
-                        "Delete", "Insert", "Print"].first(where: { $0.lowercased() == key.lowercased() }) {
+        if let named = [
+            "Up", "Down", "Left", "Right", "Home", "End", "Tab", "space", "Return", "BackSpace",
+            "Escape",
+            "Delete", "Insert", "Print"
+        ].first(where: { $0.lowercased() == key.lowercased() }) {
             return named
         }
         return key
     }
 
-    private var ordered: [Modifier] { Modifier.allCases.sorted { order($0) < order($1) }.filter(modifiers.contains) }
+    private var ordered: [Modifier] {
+        Modifier.allCases.sorted { order($0) < order($1) }.filter(modifiers.contains)
+    }
     private func order(_ modifier: Modifier) -> Int {
-        switch modifier { case .superKey: 0; case .hyper: 1; case .meta: 2; case .control: 3; case .alt: 4; case .shift: 5 }
+        switch modifier {
+        case .superKey: 0;
+        case .hyper: 1;
+        case .meta: 2;
+        case .control: 3;
+        case .alt: 4;
+        case .shift: 5
+        }
     }
 
     /// `<Super><Alt>Page_Up`: GNOME (GSettings).
@@ -89,27 +112,39 @@ struct Accelerator: Hashable, Sendable {
 
     private func gtkName(_ modifier: Modifier) -> String {
         switch modifier {
-        case .control: "Control"; case .shift: "Shift"; case .alt: "Alt"; case .superKey: "Super"; case .hyper: "Hyper"; case .meta: "Meta"
+        case .control: "Control";
+        case .shift: "Shift";
+        case .alt: "Alt";
+        case .superKey: "Super";
+        case .hyper: "Hyper";
+        case .meta: "Meta"
         }
     }
 
     /// `Super+Alt+Page Up`: for a person (and a screen reader, which would spell out an underscore).
     var spoken: String {
-        (ordered.map(gtkName) + [key.count == 1 ? key.uppercased() : key.replacingUnderscores]).joined(separator: "+")
+        (ordered.map(gtkName) + [key.count == 1 ? key.uppercased() : key.replacingUnderscores]).joined(
+            separator: "+")
     }
 
     /// `Meta+Alt+PgUp`: KDE Plasma's shortcut field and kglobalshortcutsrc.
     var kde: String {
         let names = ordered.map { modifier -> String in
             switch modifier {
-            case .control: "Ctrl"; case .shift: "Shift"; case .alt: "Alt"; case .superKey: "Meta"; case .hyper: "Hyper"; case .meta: "Meta"
+            case .control: "Ctrl";
+            case .shift: "Shift";
+            case .alt: "Alt";
+            case .superKey: "Meta";
+            case .hyper: "Hyper";
+            case .meta: "Meta"
             }
         }
-        let key = switch self.key {
-        case "Page_Up": "PgUp"
-        case "Page_Down": "PgDown"
-        default: self.key.count == 1 ? self.key.uppercased() : self.key
-        }
+        let key =
+            switch self.key {
+            case "Page_Up": "PgUp"
+            case "Page_Down": "PgDown"
+            default: self.key.count == 1 ? self.key.uppercased() : self.key
+            }
         return (names + [key]).joined(separator: "+")
     }
 
@@ -117,7 +152,12 @@ struct Accelerator: Hashable, Sendable {
     var xkb: String {
         let names = ordered.map { modifier -> String in
             switch modifier {
-            case .control: "Control"; case .shift: "Shift"; case .alt: "Mod1"; case .superKey: "Mod4"; case .hyper: "Mod3"; case .meta: "Mod1"
+            case .control: "Control";
+            case .shift: "Shift";
+            case .alt: "Mod1";
+            case .superKey: "Mod4";
+            case .hyper: "Mod3";
+            case .meta: "Mod1"
             }
         }
         return (names + [key]).joined(separator: "+")

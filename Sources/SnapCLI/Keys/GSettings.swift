@@ -18,7 +18,9 @@ struct GSettings {
 
     init(environment: [String: String]) throws(Unavailable) {
         guard let found = Subprocess.find("gsettings", environment: environment) else {
-            throw Unavailable(reason: tr("the gsettings tool is not installed (Debian: sudo apt install libglib2.0-bin)"))
+            throw Unavailable(
+                reason: tr(
+                    "the gsettings tool is not installed (Debian: sudo apt install libglib2.0-bin)"))
         }
         executable = found
         self.environment = environment
@@ -32,7 +34,8 @@ struct GSettings {
         }
         guard result.status == 0 else {
             let message = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
-            throw Unavailable(reason: tr("'gsettings %s' failed: %s", arguments.joined(separator: " "), message))
+            throw Unavailable(
+                reason: tr("'gsettings %s' failed: %s", arguments.joined(separator: " "), message))
         }
         return result.stdout
     }
@@ -46,7 +49,8 @@ struct GSettings {
 
     /// Every key of every installed schema (or of `schema`), with its value now.
     func list(_ schema: String? = nil) throws(Unavailable) -> [Entry] {
-        try run(["list-recursively"] + (schema.map { [$0] } ?? [])).split(separator: "\n").compactMap { line in
+        try run(["list-recursively"] + (schema.map { [$0] } ?? [])).split(separator: "\n").compactMap {
+            line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { return nil }
             return Entry(schema: String(parts[0]), key: String(parts[1]), value: String(parts[2]))

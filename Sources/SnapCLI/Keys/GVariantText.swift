@@ -11,13 +11,17 @@ enum GVariantText {
             var items: [String] = []
             while true {
                 rest = rest.drop(while: { $0 == " " || $0 == "," })
-                if rest.first == "]" { return rest.dropFirst().allSatisfy({ $0 == " " || $0 == "\n" }) ? items : nil }
+                if rest.first == "]" {
+                    return rest.dropFirst().allSatisfy({ $0 == " " || $0 == "\n" }) ? items : nil
+                }
                 guard let (item, after) = string(rest) else { return nil }
                 items.append(item)
                 rest = after
             }
         }
-        guard let (item, after) = string(rest), after.allSatisfy({ $0 == " " || $0 == "\n" }) else { return nil }
+        guard let (item, after) = string(rest), after.allSatisfy({ $0 == " " || $0 == "\n" }) else {
+            return nil
+        }
         return [item]
     }
 

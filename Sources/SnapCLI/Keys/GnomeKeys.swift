@@ -35,9 +35,11 @@ struct GnomeKeys {
 
         var json: JSON {
             switch self {
-            case .setting(let schema, let key): .object([("schema", .string(schema)), ("key", .string(key))])
+            case .setting(let schema, let key):
+                .object([("schema", .string(schema)), ("key", .string(key))])
             case .custom(let path, let name, let command):
-                .object([("path", .string(path)), ("name", .string(name)), ("command", .string(command))])
+                .object([("path", .string(path)), ("name", .string(name)), ("command", .string(command))]
+                )
             }
         }
     }
@@ -56,8 +58,11 @@ struct GnomeKeys {
                 continue
             }
             // A keybinding schema's keys, or any value spelled like a GTK accelerator.
-            guard entry.schema.contains("keybindings") || entry.schema.contains("media-keys") || entry.value.contains("<"),
-                  let values = GVariantText.strings(entry.value) else { continue }
+            guard
+                entry.schema.contains("keybindings") || entry.schema.contains("media-keys")
+                    || entry.value.contains("<"),
+                let values = GVariantText.strings(entry.value)
+            else { continue }
             for value in values {
                 guard let accelerator = Accelerator(value) else { continue }
                 held[accelerator, default: []].append(.setting(schema: entry.schema, key: entry.key))
@@ -78,7 +83,8 @@ struct GnomeKeys {
             }
             customs.append(custom)
             if let accelerator = Accelerator(custom.binding) {
-                held[accelerator, default: []].append(.custom(path: path, name: custom.name, command: custom.command))
+                held[accelerator, default: []].append(
+                    .custom(path: path, name: custom.name, command: custom.command))
             }
         }
         return GnomeKeys(customPaths: customPaths, customs: customs, held: held)

@@ -15,18 +15,30 @@ struct KeyAction: Sendable {
 
     static let panelProgram = "snapsize-panel"
 
-    static var all: [KeyAction] { [
-        KeyAction(name: "inc", subcommand: "inc", suggested: Accelerator(modifiers: [.superKey, .alt], key: "Page_Up"),
-                  purpose: tr("one size larger")),
-        KeyAction(name: "dec", subcommand: "dec", suggested: Accelerator(modifiers: [.superKey, .alt], key: "Page_Down"),
-                  purpose: tr("one size smaller")),
-        KeyAction(name: "undo", subcommand: "undo", suggested: Accelerator(modifiers: [.superKey, .alt], key: "z"),
-                  purpose: tr("back to the size before the last change")),
-        KeyAction(name: "focus", subcommand: "focus", suggested: Accelerator(modifiers: [.superKey, .alt], key: "f"),
-                  purpose: tr("the screen reader reads the slider")),
-        KeyAction(name: "panel", subcommand: nil, suggested: Accelerator(modifiers: [.superKey, .alt], key: "p"),
-                  purpose: tr("opens the snapsize panel")),
-    ] }
+    static var all: [KeyAction] {
+        [
+            KeyAction(
+                name: "inc", subcommand: "inc",
+                suggested: Accelerator(modifiers: [.superKey, .alt], key: "Page_Up"),
+                purpose: tr("one size larger")),
+            KeyAction(
+                name: "dec", subcommand: "dec",
+                suggested: Accelerator(modifiers: [.superKey, .alt], key: "Page_Down"),
+                purpose: tr("one size smaller")),
+            KeyAction(
+                name: "undo", subcommand: "undo",
+                suggested: Accelerator(modifiers: [.superKey, .alt], key: "z"),
+                purpose: tr("back to the size before the last change")),
+            KeyAction(
+                name: "focus", subcommand: "focus",
+                suggested: Accelerator(modifiers: [.superKey, .alt], key: "f"),
+                purpose: tr("the screen reader reads the slider")),
+            KeyAction(
+                name: "panel", subcommand: nil,
+                suggested: Accelerator(modifiers: [.superKey, .alt], key: "p"),
+                purpose: tr("opens the snapsize panel"))
+        ]
+    }
 
     /// The custom keybinding's path in GNOME's settings; what marks a binding as snapsize's.
     var gnomePath: String { GSettings.customFolder + KeyAction.pathPrefix + name + "/" }
@@ -49,11 +61,12 @@ struct KeyPrograms {
         let folder = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
         let byName = folder == "/usr/bin"
         let beside = folder + "/" + KeyAction.panelProgram
-        let panel: String? = if Subprocess.find(beside, environment: environment) != nil {
-            byName ? KeyAction.panelProgram : beside
-        } else {
-            Subprocess.find(KeyAction.panelProgram, environment: environment)
-        }
+        let panel: String? =
+            if Subprocess.find(beside, environment: environment) != nil {
+                byName ? KeyAction.panelProgram : beside
+            } else {
+                Subprocess.find(KeyAction.panelProgram, environment: environment)
+            }
         return KeyPrograms(snapsizectl: byName ? "snapsizectl" : executable, panel: panel)
     }
 
@@ -66,6 +79,10 @@ struct KeyPrograms {
     /// A path as one word for GNOME (g_shell_parse_argv), sway and i3 (sh -c).
     static func shellWord(_ text: String) -> String {
         let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0) }
-        return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        return plain
+            ? text
+            : "'"
+                + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+                + "'"
     }
 }

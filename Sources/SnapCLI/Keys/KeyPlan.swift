@@ -17,7 +17,8 @@ struct KeyPlan {
 
         /// Who holds it, for the person.
         var holderText: String {
-            Texts.enumeration(holders.map(\.description) + otherActions.map { tr("snapsize's own %s key", $0) })
+            Texts.enumeration(
+                holders.map(\.description) + otherActions.map { tr("snapsize's own %s key", $0) })
         }
     }
 
@@ -27,24 +28,34 @@ struct KeyPlan {
 
     /// The key of each action: the person's choice, else the one snapsize's shortcut has now (a
     /// second --apply keeps it), else the suggestion. `gnome` is nil when the settings were not read.
-    static func make(programs: KeyPrograms, overrides: [String: Accelerator], gnome: GnomeKeys?) -> KeyPlan {
+    static func make(programs: KeyPrograms, overrides: [String: Accelerator], gnome: GnomeKeys?)
+        -> KeyPlan
+    {
         var items: [Item] = []
         var missing: [KeyAction] = []
         for action in KeyAction.all {
             guard let command = programs.command(action) else { missing.append(action); continue }
             let existing = gnome?.custom(at: action.gnomePath)
-            let accelerator = overrides[action.name] ?? existing.flatMap { Accelerator($0.binding) } ?? action.suggested
+            let accelerator =
+                overrides[action.name] ?? existing.flatMap { Accelerator($0.binding) }
+                ?? action.suggested
             let holders = (gnome?.held[accelerator] ?? []).filter { $0.customPath != action.gnomePath }
-            let applied = existing.map { custom in
-                gnome?.customPaths.contains(action.gnomePath) == true && custom.name == action.gnomeName
-                    && custom.command == command && Accelerator(custom.binding) == accelerator
-            } ?? false
-            items.append(Item(action: action, accelerator: accelerator, command: command, holders: holders,
-                              otherActions: [], applied: applied))
+            let applied =
+                existing.map { custom in
+                    gnome?.customPaths.contains(action.gnomePath) == true
+                        && custom.name == action.gnomeName
+                        && custom.command == command && Accelerator(custom.binding) == accelerator
+                } ?? false
+            items.append(
+                Item(
+                    action: action, accelerator: accelerator, command: command, holders: holders,
+                    otherActions: [], applied: applied))
         }
         for index in items.indices {
-            items[index].otherActions = items.filter { $0.action.name != items[index].action.name
-                && $0.accelerator == items[index].accelerator }.map(\.action.name)
+            items[index].otherActions = items.filter {
+                $0.action.name != items[index].action.name
+                    && $0.accelerator == items[index].accelerator
+            }.map(\.action.name)
         }
         return KeyPlan(items: items, missing: missing)
     }
@@ -62,18 +73,24 @@ struct KeyPlan {
         }
         let added = items.map(\.action.gnomePath).filter { !gnome.customPaths.contains($0) }
         if !added.isEmpty {
-            try settings.set(GSettings.mediaKeys, GSettings.customKey, GVariantText.array(gnome.customPaths + added))
+            try settings.set(
+                GSettings.mediaKeys, GSettings.customKey, GVariantText.array(gnome.customPaths + added))
         }
         return pending
     }
 
     /// Takes snapsize's shortcuts (the paths named snapsize-...) out of the list and resets their keys,
     /// touching no other; returns the ones removed.
-    static func remove(_ settings: GSettings, _ gnome: GnomeKeys) throws(GSettings.Unavailable) -> [GnomeKeys.Custom] {
-        let ours = gnome.customs.filter { $0.path.hasPrefix(GSettings.customFolder + KeyAction.pathPrefix) }
+    static func remove(_ settings: GSettings, _ gnome: GnomeKeys) throws(GSettings.Unavailable)
+        -> [GnomeKeys.Custom]
+    {
+        let ours = gnome.customs.filter {
+            $0.path.hasPrefix(GSettings.customFolder + KeyAction.pathPrefix)
+        }
         guard !ours.isEmpty else { return [] }
-        try settings.set(GSettings.mediaKeys, GSettings.customKey,
-                         GVariantText.array(gnome.customPaths.filter { path in !ours.contains { $0.path == path } }))
+        try settings.set(
+            GSettings.mediaKeys, GSettings.customKey,
+            GVariantText.array(gnome.customPaths.filter { path in !ours.contains { $0.path == path } }))
         for custom in ours { try settings.resetAll(GSettings.customSchema + ":" + custom.path) }
         return ours
     }

@@ -4,8 +4,11 @@ import SnapTexts
 /// add them; `--apply` makes them GNOME custom shortcuts through GSettings, `--remove` takes them away.
 struct KeysCommand: Command {
     static let name = "keys"
-    static let abstract = tr("Suggest keys for inc, dec, undo, focus and the panel, say which the desktop already uses, and add them to GNOME.")
-    static let discussion = tr("""
+    static let abstract = tr(
+        "Suggest keys for inc, dec, undo, focus and the panel, say which the desktop already uses, and add them to GNOME."
+    )
+    static let discussion = tr(
+        """
         Without options, prints each suggested key, the command it runs, and whether GNOME already uses
         it (and for what), then how to add the keys on GNOME, KDE Plasma, sway and i3. --apply writes them
         as GNOME custom shortcuts through GSettings (the gsettings tool), keeping every shortcut there is;
@@ -20,8 +23,12 @@ struct KeysCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .flag("apply", help: tr("Add the keys to GNOME as custom shortcuts (GSettings).")),
         .flag("remove", help: tr("Remove snapsize's GNOME custom shortcuts, and only those.")),
-        .option("key", value: "action=key", help: tr("Use this key for an action (inc, dec, undo, focus, panel); several separated by commas.")),
-        CommonArguments.json,
+        .option(
+            "key", value: "action=key",
+            help: tr(
+                "Use this key for an action (inc, dec, undo, focus, panel); several separated by commas."
+            )),
+        CommonArguments.json
     ]
 
     enum Mode { case show, apply, remove }
@@ -32,27 +39,41 @@ struct KeysCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
-        if arguments.has("apply"), arguments.has("remove") { throw UsageError(tr("--apply and --remove exclude each other")) }
+        if arguments.has("apply"), arguments.has("remove") {
+            throw UsageError(tr("--apply and --remove exclude each other"))
+        }
         mode = arguments.has("apply") ? .apply : arguments.has("remove") ? .remove : .show
         var overrides: [String: Accelerator] = [:]
         for pair in (arguments["key"] ?? "").split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             let names = KeyAction.all.map(\.name)
             guard parts.count == 2, names.contains(String(parts[0])) else {
-                throw UsageError(tr("--key: '%1$s' is not ACTION=KEY with ACTION one of %2$s", String(pair), names.joined(separator: ", ")))
+                throw UsageError(
+                    tr(
+                        "--key: '%1$s' is not ACTION=KEY with ACTION one of %2$s", String(pair),
+                        names.joined(separator: ", ")))
             }
-            guard let accelerator = Accelerator(String(parts[1])), !accelerator.modifiers.isEmpty || Self.standsAlone(accelerator.key) else {
-                throw UsageError(tr("--key: '%s' is not a key with modifiers, such as Super+Alt+G or <Super><Alt>g", String(parts[1])))
+            guard let accelerator = Accelerator(String(parts[1])),
+                !accelerator.modifiers.isEmpty || Self.standsAlone(accelerator.key)
+            else {
+                throw UsageError(
+                    tr(
+                        "--key: '%s' is not a key with modifiers, such as Super+Alt+G or <Super><Alt>g",
+                        String(parts[1])))
             }
             overrides[String(parts[0])] = accelerator
         }
-        if mode == .remove, !overrides.isEmpty { throw UsageError(tr("--key goes with --apply, or alone to check a key")) }
+        if mode == .remove, !overrides.isEmpty {
+            throw UsageError(tr("--key goes with --apply, or alone to check a key"))
+        }
         self.overrides = overrides
     }
 
     /// Keys a desktop may bind without a modifier, as no one types them into text.
     static func standsAlone(_ key: String) -> Bool {
-        key.hasPrefix("XF86") || (key.first == "F" && key.count <= 3 && key.dropFirst().allSatisfy(\.isNumber) && key.count > 1)
+        key.hasPrefix("XF86")
+            || (key.first == "F" && key.count <= 3 && key.dropFirst().allSatisfy(\.isNumber)
+                && key.count > 1)
     }
 
     func run(_ context: CommandContext) throws(CommandFailure) {
@@ -81,37 +102,55 @@ struct KeysCommand: Command {
             }
         case .apply:
             guard let settings, let gnome else {
-                throw CommandFailure(.unavailable, tr("cannot add the keys to GNOME: %s. Add them as 'snapsizectl keys' shows.", why))
+                throw CommandFailure(
+                    .unavailable,
+                    tr("cannot add the keys to GNOME: %s. Add them as 'snapsizectl keys' shows.", why))
             }
             let taken = plan.items.filter(\.isTaken)
             guard taken.isEmpty else {
                 for item in taken {
-                    context.console.errorLine(tr("%1$s (for %2$s) is taken by %3$s; choose another with --key %2$s=<key>",
-                                                 item.accelerator.spoken, item.action.name, item.holderText))
+                    context.console.errorLine(
+                        tr(
+                            "%1$s (for %2$s) is taken by %3$s; choose another with --key %2$s=<key>",
+                            item.accelerator.spoken, item.action.name, item.holderText))
                 }
                 throw CommandFailure(.refused, tr("nothing was changed"))
             }
             let written: [KeyPlan.Item]
-            do { written = try plan.apply(settings, gnome) } catch { throw CommandFailure(.unavailable, error.reason) }
+            do { written = try plan.apply(settings, gnome) } catch {
+                throw CommandFailure(.unavailable, error.reason)
+            }
             // Written all the same (the person may log in to GNOME later), but said.
-            if let desktop = context.environment["XDG_CURRENT_DESKTOP"], !desktop.isEmpty, !desktop.lowercased().contains("gnome") {
-                context.console.errorLine(tr("note: this session's desktop is %s, not GNOME: these shortcuts work in GNOME sessions; "
-                                             + "'snapsizectl keys' shows how to add keys here", Texts.printable(desktop)))
+            if let desktop = context.environment["XDG_CURRENT_DESKTOP"], !desktop.isEmpty,
+                !desktop.lowercased().contains("gnome")
+            {
+                context.console.errorLine(
+                    tr(
+                        "note: this session's desktop is %s, not GNOME: these shortcuts work in GNOME sessions; "
+                            + "'snapsizectl keys' shows how to add keys here", Texts.printable(desktop)))
             }
             for item in plan.items {
                 let done = written.contains { $0.action.name == item.action.name }
                 // TRANSLATORS: after keys --apply, one line per key: "added: Super+Alt+Page Up runs snapsizectl inc".
-                context.console.line(done ? tr("added: %1$s runs %2$s", item.accelerator.spoken, item.command)
-                                          : tr("already there: %1$s runs %2$s", item.accelerator.spoken, item.command))
+                let added = tr("added: %1$s runs %2$s", item.accelerator.spoken, item.command)
+                let there = tr("already there: %1$s runs %2$s", item.accelerator.spoken, item.command)
+                context.console.line(done ? added : there)
             }
         case .remove:
-            guard let settings, let gnome else { throw CommandFailure(.unavailable, tr("cannot remove keys from GNOME: %s", why)) }
+            guard let settings, let gnome else {
+                throw CommandFailure(.unavailable, tr("cannot remove keys from GNOME: %s", why))
+            }
             let removed: [GnomeKeys.Custom]
-            do { removed = try KeyPlan.remove(settings, gnome) } catch { throw CommandFailure(.unavailable, error.reason) }
-            if removed.isEmpty { context.console.line(tr("there are no snapsize keys in GNOME to remove")) }
+            do { removed = try KeyPlan.remove(settings, gnome) } catch {
+                throw CommandFailure(.unavailable, error.reason)
+            }
+            if removed.isEmpty {
+                context.console.line(tr("there are no snapsize keys in GNOME to remove"))
+            }
             for custom in removed {
                 let key = Accelerator(custom.binding)?.spoken ?? Texts.printable(custom.binding)
-                context.console.line(tr("removed: %1$s, which ran %2$s", key, Texts.printable(custom.command)))
+                context.console.line(
+                    tr("removed: %1$s, which ran %2$s", key, Texts.printable(custom.command)))
             }
         }
     }
@@ -119,12 +158,26 @@ struct KeysCommand: Command {
     static func json(_ plan: KeyPlan, checked: Bool) -> String {
         JSON.object([
             ("checked", .bool(checked)),
-            ("keys", .array(plan.items.map { item in
-                let status = !checked ? "unchecked" : item.isTaken ? "taken" : item.applied ? "set" : "free"
-                return .object([("action", .string(item.action.name)), ("key", .string(item.accelerator.gtk)),
-                                ("command", .string(item.command)), ("status", .string(status)),
-                                ("heldBy", .array(item.holders.map(\.json) + item.otherActions.map { .object([("action", .string($0))]) }))])
-            })),
+            (
+                "keys",
+                .array(
+                    plan.items.map { item in
+                        let status =
+                            !checked
+                            ? "unchecked" : item.isTaken ? "taken" : item.applied ? "set" : "free"
+                        return .object([
+                            ("action", .string(item.action.name)),
+                            ("key", .string(item.accelerator.gtk)),
+                            ("command", .string(item.command)), ("status", .string(status)),
+                            (
+                                "heldBy",
+                                .array(
+                                    item.holders.map(\.json)
+                                        + item.otherActions.map { .object([("action", .string($0))]) })
+                            )
+                        ])
+                    })
+            )
         ]).text
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs another program to completion and returns what it printed: for `keys`, which reads and
@@ -25,7 +25,9 @@ struct Subprocess {
 
     /// Runs `executable` with `arguments` and `environment`, standard input from /dev/null, with a
     /// clean signal mask and default handlers. Nil when it could not be started.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> Result? {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String])
+        -> Result?
+    {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { return nil }
@@ -38,7 +40,9 @@ struct Subprocess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for fd in [output[0], output[1], errors[0], errors[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in [output[0], output[1], errors[0], errors[1]] {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -65,14 +69,19 @@ struct Subprocess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // WIFEXITED / WEXITSTATUS, which Swift does not import (macros).
         let exited = status & 0x7f == 0
-        return Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-                      stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Both pipes to their end, read in turns, so that neither fills while the other is waited on.
     private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
         var results: [[UInt8]] = [[], []]
-        var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: second, events: Int16(POLLIN), revents: 0)
+        ]
         var buffer = [UInt8](repeating: 0, count: 16384)
         while fds.contains(where: { $0.fd >= 0 }) {
             if poll(&fds, nfds_t(fds.count), -1) < 0 {

@@ -25,10 +25,13 @@ final class TrackAccessibility {
     var focused = false {
         didSet {
             guard !focused, oldValue else { return }
-            g_idle_add({ data in
-                MainActor.assumeIsolated { Unmanaged<TrackAccessibility>.fromOpaque(data!).takeUnretainedValue().update() }
-                return 0  // G_SOURCE_REMOVE
-            }, Unmanaged.passUnretained(self).toOpaque())
+            g_idle_add(
+                { data in
+                    MainActor.assumeIsolated {
+                        Unmanaged<TrackAccessibility>.fromOpaque(data!).takeUnretainedValue().update()
+                    }
+                    return 0  // G_SOURCE_REMOVE
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

@@ -49,7 +49,8 @@ final class DaemonLink {
     /// Subscribes to PropertiesChanged, watches the daemon's name, and reads everything (GetAll).
     func start() {
         subscription = g_dbus_connection_signal_subscribe(
-            connection, SelectorBus.name.rawValue, InterfaceName.properties.rawValue, "PropertiesChanged",
+            connection, SelectorBus.name.rawValue, InterfaceName.properties.rawValue,
+            "PropertiesChanged",
             SelectorBus.path.rawValue, SelectorBus.interface.rawValue, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 MainActor.assumeIsolated {
@@ -63,10 +64,14 @@ final class DaemonLink {
         watch = g_bus_watch_name_on_connection(
             connection, SelectorBus.name.rawValue, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, _, data in
-                MainActor.assumeIsolated { Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().readAll() }
+                MainActor.assumeIsolated {
+                    Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().readAll()
+                }
             },
             { _, _, data in
-                MainActor.assumeIsolated { Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().vanished() }
+                MainActor.assumeIsolated {
+                    Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().vanished()
+                }
             }, context, nil)
         readAll()
     }
@@ -88,7 +93,8 @@ final class DaemonLink {
     func readAll() {
         guard !reading else { return }
         reading = true
-        call(InterfaceName.properties.rawValue, "GetAll", shim_tuple_s(SelectorBus.interface.rawValue)) { [weak self] result in
+        call(InterfaceName.properties.rawValue, "GetAll", shim_tuple_s(SelectorBus.interface.rawValue)) {
+            [weak self] result in
             guard let self else { return }
             reading = false
             switch result {
@@ -107,8 +113,10 @@ final class DaemonLink {
     }
 
     /// Calls a method of org.snapsize.SizeSelector1.
-    func call(_ method: SelectorMethod, _ parameters: OpaquePointer? = nil,
-              reply: @escaping (Result<[DBusValue], MethodError>) -> Void = { _ in }) {
+    func call(
+        _ method: SelectorMethod, _ parameters: OpaquePointer? = nil,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void = { _ in }
+    ) {
         call(SelectorBus.interface.rawValue, method.name, parameters, reply: reply)
     }
 
@@ -117,25 +125,28 @@ final class DaemonLink {
         init(_ handler: @escaping (Result<[DBusValue], MethodError>) -> Void) { self.handler = handler }
     }
 
-    private func call(_ interface: String, _ member: String, _ parameters: OpaquePointer?,
-                      reply: @escaping (Result<[DBusValue], MethodError>) -> Void) {
+    private func call(
+        _ interface: String, _ member: String, _ parameters: OpaquePointer?,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void
+    ) {
         // One retain per call, released in its callback, which GIO runs exactly once.
         let pending = Unmanaged.passRetained(PendingReply(reply)).toOpaque()
-        g_dbus_connection_call(connection, SelectorBus.name.rawValue, SelectorBus.path.rawValue, interface, member,
-                               parameters, nil, G_DBUS_CALL_FLAGS_NONE, Self.callTimeoutMilliseconds, nil,
-                               { source, result, data in
-            MainActor.assumeIsolated {
-                let pending = Unmanaged<PendingReply>.fromOpaque(data!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let connection = OpaquePointer(source)
-                if let body = g_dbus_connection_call_finish(connection, result, &error) {
-                    defer { g_variant_unref(body) }
-                    pending.handler(.success(GVariantValue.body(body)))
-                } else {
-                    pending.handler(.failure(DaemonLink.methodError(error)))
+        g_dbus_connection_call(
+            connection, SelectorBus.name.rawValue, SelectorBus.path.rawValue, interface, member,
+            parameters, nil, G_DBUS_CALL_FLAGS_NONE, Self.callTimeoutMilliseconds, nil,
+            { source, result, data in
+                MainActor.assumeIsolated {
+                    let pending = Unmanaged<PendingReply>.fromOpaque(data!).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    let connection = OpaquePointer(source)
+                    if let body = g_dbus_connection_call_finish(connection, result, &error) {
+                        defer { g_variant_unref(body) }
+                        pending.handler(.success(GVariantValue.body(body)))
+                    } else {
+                        pending.handler(.failure(DaemonLink.methodError(error)))
+                    }
                 }
-            }
-        }, pending)
+            }, pending)
     }
 
     /// A GError as the contract's error: the remote D-Bus error name and its message when the daemon or

@@ -41,7 +41,9 @@ public struct DragRules: Equatable, Sendable {
     /// The press. `widgetX` is in the track widget's coordinates; `thumbX` the shown thumb's centre there;
     /// `radius` the thumb's (the daemon's TrackInset). Positions are mirrored for a right-to-left track
     /// by `geometry`.
-    public mutating func begin(widgetX: Double, thumbX: Double, radius: Double, geometry: Geometry) -> DragAction? {
+    public mutating func begin(widgetX: Double, thumbX: Double, radius: Double, geometry: Geometry)
+        -> DragAction?
+    {
         switch mode {
         case .track:
             phase = .dragging(origin: widgetX)

@@ -33,10 +33,14 @@ public struct PanelView: Equatable, Sendable {
 
     /// Another client's preview (a second panel, `snapsizectl drag`, a script): who holds it.
     public var holderNotice: String? {
-        guard state.previewing, state.changedBy.isKnown, state.changedBy.uniqueName != ownName else { return nil }
+        guard state.previewing, state.changedBy.isKnown, state.changedBy.uniqueName != ownName else {
+            return nil
+        }
         let holder = state.changedBy
-        return PanelTexts.previewHeld(by: Texts.clientName(busName: SafeText.shown(holder.uniqueName), pid: holder.pid,
-                                                          command: SafeText.shown(holder.command)))
+        return PanelTexts.previewHeld(
+            by: Texts.clientName(
+                busName: SafeText.shown(holder.uniqueName), pid: holder.pid,
+                command: SafeText.shown(holder.command)))
     }
 
     /// The daemon's words for a size ("60 points"); the number alone if a daemon sent too few.
@@ -48,7 +52,8 @@ public struct PanelView: Equatable, Sendable {
     /// The one mapping of SnapCore, with the daemon's sizes, track and layout: where each tick is drawn.
     public var snapper: Snapper? {
         guard let sizes = try? SizeSet(state.sizes),
-              let track = try? Track(width: state.trackWidth, inset: state.trackInset) else { return nil }
+            let track = try? Track(width: state.trackWidth, inset: state.trackInset)
+        else { return nil }
         return Snapper(sizes: sizes, track: track, layout: Layout(rawValue: state.layout) ?? .ordinal)
     }
 

@@ -11,11 +11,14 @@ final class CircleView {
     init() {
         widget = shim_drawing_area_new(GTK_ACCESSIBLE_ROLE_IMG)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
-        gtk_drawing_area_set_draw_func(shim_drawing_area(widget), { area, cairo, width, height, data in
-            MainActor.assumeIsolated {
-                Unmanaged<CircleView>.fromOpaque(data!).takeUnretainedValue().draw(cairo!, Double(width), Double(height))
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        gtk_drawing_area_set_draw_func(
+            shim_drawing_area(widget),
+            { area, cairo, width, height, data in
+                MainActor.assumeIsolated {
+                    Unmanaged<CircleView>.fromOpaque(data!).takeUnretainedValue().draw(
+                        cairo!, Double(width), Double(height))
+                }
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     /// Shows `diameter` (the committed size); `largest` sizes the square; `name` is read by screen readers.

@@ -47,7 +47,10 @@ final class PanelWindow {
 
     private func layout() {
         let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+        for side in [
+            gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
+            gtk_widget_set_margin_end
+        ] {
             side(page, 32)
         }
         gtk_widget_add_css_class(heading, "heading")
@@ -60,7 +63,9 @@ final class PanelWindow {
         gtk_label_set_wrap(shim_label(notice), 1)
         gtk_label_set_max_width_chars(shim_label(notice), 50)
         gtk_widget_set_visible(notice, 0)
-        for widget in [heading, circle.widget, control, applied, notice] { gtk_box_append(shim_box(page), widget) }
+        for widget in [heading, circle.widget, control, applied, notice] {
+            gtk_box_append(shim_box(page), widget)
+        }
         gtk_window_set_child(shim_window(window), page)
         gtk_widget_set_sensitive(smaller, 0)
         gtk_widget_set_sensitive(larger, 0)
@@ -71,25 +76,37 @@ final class PanelWindow {
         track.onKey = { [unowned self] in key($0) }
         track.onFocus = { [unowned self] in accessibility.focused = $0 }
         track.onFrame = { [unowned self] in trace.frame(thumbIndex: $0) }
-        shim_on_void(smaller, "clicked", { _, data in
-            MainActor.assumeIsolated { PanelWindow.from(data).step(.decrement) }
-        }, context)
-        shim_on_void(larger, "clicked", { _, data in
-            MainActor.assumeIsolated { PanelWindow.from(data).step(.increment) }
-        }, context)
+        shim_on_void(
+            smaller, "clicked",
+            { _, data in
+                MainActor.assumeIsolated { PanelWindow.from(data).step(.decrement) }
+            }, context)
+        shim_on_void(
+            larger, "clicked",
+            { _, data in
+                MainActor.assumeIsolated { PanelWindow.from(data).step(.increment) }
+            }, context)
         // The window losing focus or being hidden ends a drag without a commit.
-        shim_on_notify(window, "is-active", { window, _, data in
-            MainActor.assumeIsolated {
-                if gtk_window_is_active(shim_window(window)) == 0 { PanelWindow.from(data).track.cancelDrag() }
-            }
-        }, context)
-        shim_on_void(window, "unmap", { _, data in
-            MainActor.assumeIsolated { PanelWindow.from(data).track.cancelDrag() }
-        }, context)
-        shim_on_bool(window, "close-request", { _, data in
-            MainActor.assumeIsolated { PanelWindow.from(data).quit() }
-            return 0
-        }, context)
+        shim_on_notify(
+            window, "is-active",
+            { window, _, data in
+                MainActor.assumeIsolated {
+                    if gtk_window_is_active(shim_window(window)) == 0 {
+                        PanelWindow.from(data).track.cancelDrag()
+                    }
+                }
+            }, context)
+        shim_on_void(
+            window, "unmap",
+            { _, data in
+                MainActor.assumeIsolated { PanelWindow.from(data).track.cancelDrag() }
+            }, context)
+        shim_on_bool(
+            window, "close-request",
+            { _, data in
+                MainActor.assumeIsolated { PanelWindow.from(data).quit() }
+                return 0
+            }, context)
     }
 
     /// How long the window waits for the daemon's first answer before it shows itself anyway (a bus
@@ -100,10 +117,12 @@ final class PanelWindow {
     /// the daemon's track: without a window manager, an X11 window keeps the size it was first shown at.
     func open() {
         trace.started(window: window, track: track.widget)
-        g_timeout_add(Self.presentWithoutAnswerMilliseconds, { data in
-            MainActor.assumeIsolated { PanelWindow.from(data).present() }
-            return 0  // G_SOURCE_REMOVE
-        }, context)
+        g_timeout_add(
+            Self.presentWithoutAnswerMilliseconds,
+            { data in
+                MainActor.assumeIsolated { PanelWindow.from(data).present() }
+                return 0  // G_SOURCE_REMOVE
+            }, context)
         do {
             let link = try DaemonLink { [unowned self] in self.daemon($0) }
             self.link = link
@@ -138,7 +157,9 @@ final class PanelWindow {
             show(problem: PanelTexts.daemonStopped)
         case .unreachable(let error):
             trace.problem(error.name.rawValue)
-            show(problem: PanelTexts.daemonUnreachable(SafeText.shown("\(error.name.rawValue): \(error.message)")))
+            show(
+                problem: PanelTexts.daemonUnreachable(
+                    SafeText.shown("\(error.name.rawValue): \(error.message)")))
         }
     }
 
@@ -147,13 +168,17 @@ final class PanelWindow {
         gtk_label_set_text(shim_label(heading), SafeText.shown(view.state.label))
         gtk_label_set_text(shim_label(selected), view.selectedText)
         gtk_label_set_text(shim_label(applied), view.appliedText)
-        circle.show(diameter: view.circleSize, largest: view.state.sizes.last ?? 0, name: view.circleName)
-        track.show(trackWidth: view.state.trackWidth, inset: view.state.trackInset, ticks: view.tickPositions,
-                   thumbIndex: view.thumbIndex)
-        let smallerOn = view.smallerEnabled && !track.isDragging, largerOn = view.largerEnabled && !track.isDragging
+        circle.show(
+            diameter: view.circleSize, largest: view.state.sizes.last ?? 0, name: view.circleName)
+        track.show(
+            trackWidth: view.state.trackWidth, inset: view.state.trackInset, ticks: view.tickPositions,
+            thumbIndex: view.thumbIndex)
+        let smallerOn = view.smallerEnabled && !track.isDragging,
+            largerOn = view.largerEnabled && !track.isDragging
         gtk_widget_set_sensitive(smaller, smallerOn ? 1 : 0)
         gtk_widget_set_sensitive(larger, largerOn ? 1 : 0)
-        accessibility.show(label: SafeText.shown(view.state.label), valueText: view.valueText(view.thumbIndex))
+        accessibility.show(
+            label: SafeText.shown(view.state.label), valueText: view.valueText(view.thumbIndex))
         showNotice(problem ?? view.holderNotice)
         trace.state(view, smaller: smallerOn, larger: largerOn)
         present()

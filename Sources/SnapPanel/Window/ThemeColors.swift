@@ -17,7 +17,9 @@ struct ThemeColors {
         gtk_style_context_get_color(context, &color)
         foreground = color
         var accent = GdkRGBA(red: 0.21, green: 0.52, blue: 0.89, alpha: 1)  // Adwaita's blue when a theme names none
-        for name in Self.accentNames where gtk_style_context_lookup_color(context, name, &accent) != 0 { break }
+        for name in Self.accentNames where gtk_style_context_lookup_color(context, name, &accent) != 0 {
+            break
+        }
         self.accent = accent
     }
 }
@@ -25,6 +27,8 @@ struct ThemeColors {
 extension OpaquePointer {
     /// cairo_set_source_rgba with a GdkRGBA, its alpha scaled by `alpha`.
     func setSource(_ color: GdkRGBA, alpha: Double = 1) {
-        cairo_set_source_rgba(self, Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha) * alpha)
+        cairo_set_source_rgba(
+            self, Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha) * alpha
+        )
     }
 }

@@ -36,7 +36,8 @@ final class Trace {
             var x = 0.0, y = 0.0, surfaceX = 0.0, surfaceY = 0.0
             _ = gtk_widget_translate_coordinates(track, window, 0, 0, &x, &y)
             gtk_native_get_surface_transform(native, &surfaceX, &surfaceY)
-            let rectangle = "track \(Int(x + surfaceX)) \(Int(y + surfaceY)) \(gtk_widget_get_width(track)) \(gtk_widget_get_height(track))"
+            let rectangle =
+                "track \(Int(x + surfaceX)) \(Int(y + surfaceY)) \(gtk_widget_get_width(track)) \(gtk_widget_get_height(track))"
             if rectangle != reportedTrack { line(rectangle) }
             reportedTrack = rectangle
         }
@@ -46,8 +47,9 @@ final class Trace {
     /// What the window shows after a state from the daemon; `smaller`/`larger`: the buttons' sensitivity.
     func state(_ view: PanelView, smaller: Bool, larger: Bool) {
         let state = view.state
-        line("state shown=\(state.shownIndex) selected=\(state.selectedIndex) previewing=\(state.previewing) "
-             + "smaller=\(smaller) larger=\(larger) holder=\(view.holderNotice != nil)")
+        line(
+            "state shown=\(state.shownIndex) selected=\(state.selectedIndex) previewing=\(state.previewing) "
+                + "smaller=\(smaller) larger=\(larger) holder=\(view.holderNotice != nil)")
     }
 
     /// The daemon is gone, or could not be reached: the D-Bus error name ("vanished" for a stop).

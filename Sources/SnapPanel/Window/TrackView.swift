@@ -41,11 +41,14 @@ final class TrackView {
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_set_hexpand(widget, 0)
         drag = shim_gesture(UnsafeMutableRawPointer(gtk_gesture_drag_new()))!
-        gtk_gesture_single_set_button(shim_gesture_single(UnsafeMutableRawPointer(drag)), UInt32(GDK_BUTTON_PRIMARY))
+        gtk_gesture_single_set_button(
+            shim_gesture_single(UnsafeMutableRawPointer(drag)), UInt32(GDK_BUTTON_PRIMARY))
         gtk_widget_add_controller(widget, shim_controller(UnsafeMutableRawPointer(drag)))
-        gtk_drawing_area_set_draw_func(shim_drawing_area(widget), { _, cairo, _, _, data in
-            MainActor.assumeIsolated { TrackView.from(data).draw(cairo!) }
-        }, context, nil)
+        gtk_drawing_area_set_draw_func(
+            shim_drawing_area(widget),
+            { _, cairo, _, _, data in
+                MainActor.assumeIsolated { TrackView.from(data).draw(cairo!) }
+            }, context, nil)
         // The standard track until the daemon gives its own, so a window shown before its answer is laid out.
         gtk_drawing_area_set_content_width(shim_drawing_area(widget), Int32(trackWidth))
         gtk_drawing_area_set_content_height(shim_drawing_area(widget), Int32(Self.height))
@@ -83,35 +86,44 @@ final class TrackView {
     }
 
     private func connectPointer() {
-        shim_on_point(UnsafeMutableRawPointer(drag), "drag-begin", { _, x, _, data in
-            MainActor.assumeIsolated { TrackView.from(data).begin(x) }
-        }, context)
-        shim_on_point(UnsafeMutableRawPointer(drag), "drag-update", { _, dx, _, data in
-            MainActor.assumeIsolated {
-                let view = TrackView.from(data)
-                view.rules.update(offset: dx, geometry: view.geometry).map(view.onAction)
-            }
-        }, context)
-        shim_on_point(UnsafeMutableRawPointer(drag), "drag-end", { _, dx, _, data in
-            MainActor.assumeIsolated {
-                let view = TrackView.from(data)
-                let geometry = view.geometry
-                view.rules.end(offset: dx, geometry: geometry).map(view.onAction)
-            }
-        }, context)
+        shim_on_point(
+            UnsafeMutableRawPointer(drag), "drag-begin",
+            { _, x, _, data in
+                MainActor.assumeIsolated { TrackView.from(data).begin(x) }
+            }, context)
+        shim_on_point(
+            UnsafeMutableRawPointer(drag), "drag-update",
+            { _, dx, _, data in
+                MainActor.assumeIsolated {
+                    let view = TrackView.from(data)
+                    view.rules.update(offset: dx, geometry: view.geometry).map(view.onAction)
+                }
+            }, context)
+        shim_on_point(
+            UnsafeMutableRawPointer(drag), "drag-end",
+            { _, dx, _, data in
+                MainActor.assumeIsolated {
+                    let view = TrackView.from(data)
+                    let geometry = view.geometry
+                    view.rules.end(offset: dx, geometry: geometry).map(view.onAction)
+                }
+            }, context)
         // A lost grab, or a reset (Escape, focus lost): GTK sends cancel before the drag's end.
-        shim_on_cancel(UnsafeMutableRawPointer(drag), { _, _, data in
-            MainActor.assumeIsolated {
-                let view = TrackView.from(data)
-                view.rules.cancel().map(view.onAction)
-            }
-        }, context)
+        shim_on_cancel(
+            UnsafeMutableRawPointer(drag),
+            { _, _, data in
+                MainActor.assumeIsolated {
+                    let view = TrackView.from(data)
+                    view.rules.cancel().map(view.onAction)
+                }
+            }, context)
     }
 
     private func begin(_ x: Double) {
         gtk_widget_grab_focus(widget)
         let thumb = ticks.indices.contains(thumbIndex) ? ticks[thumbIndex] : trackWidth / 2
-        let thumbX = TrackPosition.widgetX(daemonX: thumb, trackWidth: trackWidth, rightToLeft: rightToLeft)
+        let thumbX = TrackPosition.widgetX(
+            daemonX: thumb, trackWidth: trackWidth, rightToLeft: rightToLeft)
         if let action = rules.begin(widgetX: x, thumbX: thumbX, radius: inset, geometry: geometry) {
             onAction(action)
         } else {
@@ -122,17 +134,23 @@ final class TrackView {
 
     private func connectKeys() {
         let keys = gtk_event_controller_key_new()!
-        shim_on_key(UnsafeMutableRawPointer(keys), { _, keyval, _, _, data in
-            MainActor.assumeIsolated { TrackView.from(data).key(keyval) ? 1 : 0 }
-        }, context)
+        shim_on_key(
+            UnsafeMutableRawPointer(keys),
+            { _, keyval, _, _, data in
+                MainActor.assumeIsolated { TrackView.from(data).key(keyval) ? 1 : 0 }
+            }, context)
         gtk_widget_add_controller(widget, keys)
         let focus = gtk_event_controller_focus_new()!
-        shim_on_void(UnsafeMutableRawPointer(focus), "enter", { _, data in
-            MainActor.assumeIsolated { TrackView.from(data).focusChanged(true) }
-        }, context)
-        shim_on_void(UnsafeMutableRawPointer(focus), "leave", { _, data in
-            MainActor.assumeIsolated { TrackView.from(data).focusChanged(false) }
-        }, context)
+        shim_on_void(
+            UnsafeMutableRawPointer(focus), "enter",
+            { _, data in
+                MainActor.assumeIsolated { TrackView.from(data).focusChanged(true) }
+            }, context)
+        shim_on_void(
+            UnsafeMutableRawPointer(focus), "leave",
+            { _, data in
+                MainActor.assumeIsolated { TrackView.from(data).focusChanged(false) }
+            }, context)
         gtk_widget_add_controller(widget, focus)
     }
 
@@ -172,7 +190,9 @@ final class TrackView {
         let colors = ThemeColors(of: widget)
         let mid = Self.height / 2
         let rtl = rightToLeft
-        func x(_ daemonX: Double) -> Double { TrackPosition.widgetX(daemonX: daemonX, trackWidth: trackWidth, rightToLeft: rtl) }
+        func x(_ daemonX: Double) -> Double {
+            TrackPosition.widgetX(daemonX: daemonX, trackWidth: trackWidth, rightToLeft: rtl)
+        }
         // The bar, between the thumb's two extreme centres.
         cairo.setSource(colors.foreground, alpha: 0.35)
         cairo_rectangle(cairo, inset, mid - Self.barHeight / 2, trackWidth - 2 * inset, Self.barHeight)

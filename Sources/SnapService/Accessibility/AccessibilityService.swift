@@ -43,8 +43,11 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// `registryQueryTimeout`: nil for `EventListeners.queryTimeout`, or in a debug build the
     /// environment's `SNAPSIZE_TEST_REGISTRY_TIMEOUT` (seconds), so that a test of a registry slower
     /// than the timeout need not wait 10 s for it. The shipped (release) daemon reads no such variable.
-    init(model: SelectionModel, session: Connection, loop: EventLoop, commands: CommandReader,
-         announce: DaemonSettings.Announce, environment: [String: String], registryQueryTimeout: Double? = nil) {
+    init(
+        model: SelectionModel, session: Connection, loop: EventLoop, commands: CommandReader,
+        announce: DaemonSettings.Announce, environment: [String: String],
+        registryQueryTimeout: Double? = nil
+    ) {
         self.model = model
         self.commands = commands
         self.registryQueryTimeout = registryQueryTimeout ?? Self.registryQueryTimeout(environment)
@@ -53,7 +56,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         self.loop = loop
         speaker = Speaker(mode: announce, valueTexts: model.valueTexts, loop: loop)
         speaker.onDropped = { log($0) }
-        focusWanted = UntilReady(loop: loop, bound: Speaker.readyBound) { _ in "the slider did not take focus" }
+        focusWanted = UntilReady(loop: loop, bound: Speaker.readyBound) { _ in
+            "the slider did not take focus"
+        }
         bus = AccessibilityBus(session: session, loop: loop, environment: environment)
         focusAnswers = FocusAnswers(loop: loop) { [unowned bus] in bus.connection }
         focusWanted.onDropped = { [unowned self] line in
@@ -78,10 +83,14 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     }
 
     private func joined(_ connection: Connection) {
-        connection.onUndoneReply = { [unowned bridge] member, error in bridge.undone(member, because: error.message) }
-        let app = AccessibleApplication(connection: connection, source: bridge,
-                                        info: ApplicationInfo(name: "snapsize", toolkitName: "snapsize",
-                                                              version: Daemon.version))
+        connection.onUndoneReply = { [unowned bridge] member, error in
+            bridge.undone(member, because: error.message)
+        }
+        let app = AccessibleApplication(
+            connection: connection, source: bridge,
+            info: ApplicationInfo(
+                name: "snapsize", toolkitName: "snapsize",
+                version: Daemon.version))
         do {
             try app.export()
         } catch {
@@ -105,7 +114,8 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// as long as the connection).
     private func trackListeners(on connection: Connection) {
         guard announce == .changes, listeners == nil else { return }
-        let listeners = EventListeners(connection: connection, loop: loop, queryTimeout: registryQueryTimeout)
+        let listeners = EventListeners(
+            connection: connection, loop: loop, queryTimeout: registryQueryTimeout)
         listeners.onChange = { [unowned self] in self.readinessChanged() }
         listeners.start()
         self.listeners = listeners
@@ -194,7 +204,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         case .committedIndex, .committedSize: .speakCommit
         case .stoppedAtEnd: .speakStop
         // An undo or redo is spoken as the commit it is; the history itself is not shown.
-        case .trackWidth, .trackInset, .layout, .previewing, .canUndo, .canRedo, .lastChange, .previewTouched: []
+        case .trackWidth, .trackInset, .layout, .previewing, .canUndo, .canRedo, .lastChange,
+            .previewTouched:
+            []
         }
     }
 
@@ -236,9 +248,11 @@ extension AccessibilityService {
     /// The registry-query timeout a test asked for (debug builds only), else `EventListeners.queryTimeout`.
     static func registryQueryTimeout(_ environment: [String: String]) -> Double {
         #if DEBUG
-        if let text = environment["SNAPSIZE_TEST_REGISTRY_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds.isFinite {
-            return seconds
-        }
+            if let text = environment["SNAPSIZE_TEST_REGISTRY_TIMEOUT"], let seconds = Double(text),
+                seconds > 0, seconds.isFinite
+            {
+                return seconds
+            }
         #endif
         return EventListeners.queryTimeout
     }

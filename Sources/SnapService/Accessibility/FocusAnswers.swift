@@ -84,8 +84,10 @@ final class FocusAnswers {
         }
         inFlight = batch
         do {
-            try connection.callAsync(destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.peer.rawValue,
-                                     member: "Ping", timeoutMilliseconds: Int32(Self.bound * 1000)) {
+            try connection.callAsync(
+                destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.peer.rawValue,
+                member: "Ping", timeoutMilliseconds: Int32(Self.bound * 1000)
+            ) {
                 [weak self] reply in self?.finished(reply)
             }
         } catch {
@@ -105,9 +107,10 @@ final class FocusAnswers {
         case .failure(let error):
             failure = .notAnswering(seconds: Int(Self.bound))
             if !failing {
-                log("the accessibility bus did not show within \(Int(Self.bound)) s that it took the focus events "
-                    + "(\(error.message)); Focus fails until it does. The slider stays on that bus, which may resume, "
-                    + "and moves when a new at-spi-bus-launcher takes org.a11y.Bus")
+                log(
+                    "the accessibility bus did not show within \(Int(Self.bound)) s that it took the focus events "
+                        + "(\(error.message)); Focus fails until it does. The slider stays on that bus, which may resume, "
+                        + "and moves when a new at-spi-bus-launcher takes org.a11y.Bus")
             }
             failing = true
         }

@@ -34,12 +34,16 @@ final class SliderBridge: SliderSource {
     let actionRefusals = LimitedLog(interval: 10)
 
     private func cause(_ sender: String) -> ChangeCause {
-        ChangeCause(.accessible, by: clients?.identity(of: sender) ?? ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+        ChangeCause(
+            .accessible,
+            by: clients?.identity(of: sender) ?? ClientIdentity(uniqueName: sender, pid: 0, command: ""))
     }
 
     func setIndexValue(_ value: Double, by sender: String) -> Bool {
         do {
-            try model.perform(as: cause(sender)) { selection throws(SnapError) in try selection.set(indexValue: value) }
+            try model.perform(as: cause(sender)) { selection throws(SnapError) in
+                try selection.set(indexValue: value)
+            }
             return true
         } catch {
             refusals.log("refused an accessibility value write of \(value): \(error.dbusError.message)")
@@ -52,7 +56,9 @@ final class SliderBridge: SliderSource {
             let result = try model.step(by: steps, as: cause(sender))
             return !result.atLimit
         } catch {
-            actionRefusals.log("refused an accessibility action (\(steps > 0 ? "increment" : "decrement")): \(error.dbusError.message)")
+            actionRefusals.log(
+                "refused an accessibility action (\(steps > 0 ? "increment" : "decrement")): \(error.dbusError.message)"
+            )
             return false
         }
     }

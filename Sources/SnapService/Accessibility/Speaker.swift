@@ -71,8 +71,13 @@ final class Speaker {
     private let kept: UntilReady<String>
 
     /// A `window` below the minimum gap is a programming error: Orca 48 would drop a burst's last utterance.
-    init(mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop, window: Double = SpeechTiming.window) {
-        precondition(window >= SpeechTiming.minimumGap, "a speech window of \(window) s is shorter than Orca's minimum gap")
+    init(
+        mode: DaemonSettings.Announce, valueTexts: [String], loop: EventLoop,
+        window: Double = SpeechTiming.window
+    ) {
+        precondition(
+            window >= SpeechTiming.minimumGap,
+            "a speech window of \(window) s is shorter than Orca's minimum gap")
         self.window = window
         self.mode = mode
         self.valueTexts = valueTexts
@@ -97,9 +102,11 @@ final class Speaker {
     /// `moved`: the step changed the selection before it stopped.
     func reachedLimit(largest: Bool, index: Int, moved: Bool) {
         guard mode != .never else { return }
-        offer(moved && channel != nil && valueEventSpeaks ? Texts.endSpeech(largest: largest)
-                                                          : Texts.limitSpeech(largest: largest, valueText: valueTexts[index]),
-              urgent: true)
+        offer(
+            moved && channel != nil && valueEventSpeaks
+                ? Texts.endSpeech(largest: largest)
+                : Texts.limitSpeech(largest: largest, valueText: valueTexts[index]),
+            urgent: true)
     }
 
     /// The slider was given focus, which presents the current value: nothing held needs saying.

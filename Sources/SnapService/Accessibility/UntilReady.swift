@@ -25,7 +25,9 @@ final class UntilReady<Value> {
         let expiry = loop.schedule(after: bound) { [unowned self] in
             guard let kept = self.kept else { return }
             self.kept = nil
-            self.onDropped?("the accessibility bus was not ready within \(self.bound) s; \(self.describe(kept.value))")
+            self.onDropped?(
+                "the accessibility bus was not ready within \(self.bound) s; \(self.describe(kept.value))"
+            )
         }
         kept = (value, expiry)
     }

@@ -64,26 +64,36 @@ public enum Daemon {
     /// The name is asked for only in `serve`, so wrong settings stop start-up without it; a bus that
     /// is not there is reported there too, after the settings.
     static func start(flags: DaemonValues, environment: [String: String]) throws(InvalidValue) -> Start {
-        let bus = Result { () throws(MethodError) in try BusRegistration.session(environment: environment) }
+        let bus = Result { () throws(MethodError) in
+            try BusRegistration.session(environment: environment)
+        }
         let meanwhile = { try? bus.get().advance() }
         let statePath = defaultStatePath(environment: environment)
         let configPath = flags.config ?? defaultConfigPath(environment: environment)
         let explicit = flags.config != nil
         // Flags are checked on their own first: a person typed them, so a mistake stops start-up.
-        _ = try DaemonArguments.settings(flags: flags, config: DaemonValues(), defaultStateFile: statePath)
+        _ = try DaemonArguments.settings(
+            flags: flags, config: DaemonValues(), defaultStateFile: statePath)
         meanwhile()
         var problems: [String] = []
-        let config = try readConfig(path: configPath, explicit: explicit, unused: { problems.append($0) })
+        let config = try readConfig(
+            path: configPath, explicit: explicit, unused: { problems.append($0) })
         meanwhile()
-        let settings = try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
+        let settings = try DaemonArguments.settings(
+            flags: flags, config: config, defaultStateFile: statePath)
         let chosen = config.overridden(by: flags).noState == true
-        if let note = statePlaceNote(stateFile: settings.stateFile, chosenNone: chosen, environment: environment) {
+        if let note = statePlaceNote(
+            stateFile: settings.stateFile, chosenNone: chosen, environment: environment)
+        {
             log(note)
         }
-        return Start(settings: settings, reread: { () throws(InvalidValue) -> DaemonSettings in
-            let config = try readConfig(path: configPath, explicit: explicit, reloading: true)
-            return try DaemonArguments.settings(flags: flags, config: config, defaultStateFile: statePath)
-        }, bus: bus, configProblems: problems, noStateChosen: chosen)
+        return Start(
+            settings: settings,
+            reread: { () throws(InvalidValue) -> DaemonSettings in
+                let config = try readConfig(path: configPath, explicit: explicit, reloading: true)
+                return try DaemonArguments.settings(
+                    flags: flags, config: config, defaultStateFile: statePath)
+            }, bus: bus, configProblems: problems, noStateChosen: chosen)
     }
 
     /// The config file's values. A missing default file is normal. A default file that cannot be
@@ -92,8 +102,10 @@ public enum Daemon {
     /// When `reloading`, a file that cannot be used is an error too (the running settings stay).
     /// A file with one bad line is not used at all, as one named with --config is refused whole:
     /// `unused` gets the sentence for the person (the `ConfigProblems` property), naming the line.
-    static func readConfig(path: String?, explicit: Bool, reloading: Bool = false,
-                           unused: (String) -> Void = { _ in }) throws(InvalidValue) -> DaemonValues {
+    static func readConfig(
+        path: String?, explicit: Bool, reloading: Bool = false,
+        unused: (String) -> Void = { _ in }
+    ) throws(InvalidValue) -> DaemonValues {
         guard let path else { return DaemonValues() }
         let problem: String
         switch SmallFile.read(path, maximumBytes: 64 * 1024, followLinks: true) {
@@ -106,13 +118,16 @@ public enum Daemon {
             do {
                 let values = try DaemonArguments.parseConfig(text, path: path)
                 // Validate the values on their own, so one bad line is caught here, not later.
-                _ = try DaemonArguments.settings(flags: DaemonValues(), config: values, defaultStateFile: nil)
+                _ = try DaemonArguments.settings(
+                    flags: DaemonValues(), config: values, defaultStateFile: nil)
                 return values
             } catch {
                 problem = error.message
             }
         }
-        if explicit || reloading { throw InvalidValue("\(explicit ? "--config " : "")\(path): \(problem)") }
+        if explicit || reloading {
+            throw InvalidValue("\(explicit ? "--config " : "")\(path): \(problem)")
+        }
         log("ignoring the config file \(path): \(problem); using the built-in defaults and the flags")
         // The parser's messages start with the file and line already ("…/config:2: unknown key 'sizez'").
         let located = problem.hasPrefix(path + ":") ? problem : path + ": " + problem
@@ -127,7 +142,9 @@ public enum Daemon {
 
     /// The selection to start with: the saved size (re-snapped to today's sizes), else the initial
     /// one; and the history `historyFile` holds. `state` follows the state file from then on.
-    static func makeModel(_ settings: DaemonSettings, historyFile: HistoryFile? = nil, state: StateReport? = nil) -> SelectionModel {
+    static func makeModel(
+        _ settings: DaemonSettings, historyFile: HistoryFile? = nil, state: StateReport? = nil
+    ) -> SelectionModel {
         let sizes = settings.snapper.sizes
         var index = settings.initialIndex
         let store = settings.stateFile.map(StateStore.init(path:))
@@ -138,11 +155,15 @@ public enum Daemon {
             case .size(let saved):
                 index = sizes.index(nearestTo: saved)
                 if sizes[index] != saved {
-                    log("the saved size \(saved) is not one of \(sizes.sizes); using \(sizes[index]) instead")
+                    log(
+                        "the saved size \(saved) is not one of \(sizes.sizes); using \(sizes[index]) instead"
+                    )
                 }
             case .unusable(let reason, let movedTo):
                 let kept = movedTo.map { "; it was kept as \($0)" } ?? ""
-                log("the state file \(store.path) could not be used: \(reason)\(kept); starting at \(sizes[index])")
+                log(
+                    "the state file \(store.path) could not be used: \(reason)\(kept); starting at \(sizes[index])"
+                )
             }
         }
         if let store, let state { state.follow(store) }
@@ -154,7 +175,8 @@ public enum Daemon {
             history = loaded.history
             if let problem = loaded.problem { log(problem) }
         }
-        return SelectionModel(selection: selection, texts: settings.texts, store: store, history: history)
+        return SelectionModel(
+            selection: selection, texts: settings.texts, store: store, history: history)
     }
 
     /// Takes the name, restores the selection, wires the adapters and runs the loop; returns how it ended.
@@ -163,12 +185,14 @@ public enum Daemon {
         let loop = EventLoop()
         loop.add(session)
         let historyFile = historyFile(start.settings)
-        let state = StateReport(path: start.settings.stateFile,
-                                saving: start.settings.stateFile != nil ? .saved : start.noStateChosen ? .off : .noHome)
+        let state = StateReport(
+            path: start.settings.stateFile,
+            saving: start.settings.stateFile != nil ? .saved : start.noStateChosen ? .off : .noHome)
         let model = makeModel(start.settings, historyFile: historyFile, state: state)
         let config = ConfigReport(start.configProblems)
-        let adapters = wire(model: model, session: session, loop: loop, settings: start.settings, config: config,
-                            state: state, environment: environment, historyFile: historyFile)
+        let adapters = wire(
+            model: model, session: session, loop: loop, settings: start.settings, config: config,
+            state: state, environment: environment, historyFile: historyFile)
         let status = run(adapters, model: model, session: session, loop: loop, reread: start.reread)
         // Closing drops what the connection keeps (exported tables, reusable messages) before exit,
         // so a leak checker sees it freed rather than held by a pointer it cannot follow.
@@ -197,7 +221,10 @@ public enum Daemon {
             return session
         case .success(false):
             // The one line a person who typed `snapsized` in a terminal reads: in their language.
-            log(tr("%s is already owned on this session bus: another snapsized is running", name.rawValue))
+            log(
+                tr(
+                    "%s is already owned on this session bus: another snapsized is running",
+                    name.rawValue))
         case .failure(let error):
             log("cannot serve \(name.rawValue): \(error.message)")
         }
@@ -229,17 +256,23 @@ public enum Daemon {
     /// commit), in the same order: what the accessibility bus held goes out first.
     /// The accessible slider shares the loop and the model; an accessibility bus that is missing or
     /// lost never ends the daemon. The model does not keep the adapters alive: the caller does.
-    static func wire(model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
-                     config: ConfigReport = ConfigReport(), state: StateReport = StateReport(), environment: [String: String],
-                     historyFile: HistoryFile? = nil) -> Adapters {
+    static func wire(
+        model: SelectionModel, session: Connection, loop: EventLoop, settings: DaemonSettings,
+        config: ConfigReport = ConfigReport(), state: StateReport = StateReport(),
+        environment: [String: String],
+        historyFile: HistoryFile? = nil
+    ) -> Adapters {
         let commands = CommandReader(loop: loop, read: CommandReader.read(environment: environment))
-        let accessibility = settings.accessibility
-            ? AccessibilityService(model: model, session: session, loop: loop, commands: commands,
-                                   announce: settings.announce, environment: environment)
+        let accessibility =
+            settings.accessibility
+            ? AccessibilityService(
+                model: model, session: session, loop: loop, commands: commands,
+                announce: settings.announce, environment: environment)
             : nil
         accessibility?.bus.releasesGroupFirst = true
-        let object = SizeSelectorObject(model: model, connection: session, commands: commands, focus: accessibility,
-                                        config: config, state: state)
+        let object = SizeSelectorObject(
+            model: model, connection: session, commands: commands, focus: accessibility,
+            config: config, state: state)
         config.onChange = { [unowned object] in object.announce(.configProblems) }
         // Announced on the next round: a save fails inside a group commit, which is then undone,
         // and an undone group's signals are dropped.
@@ -248,23 +281,31 @@ public enum Daemon {
         state.onChange = { [unowned object, unowned loop] in
             _ = loop.schedule(after: 0) { [unowned object] in object.announce(.stateSaving) }
         }
-        let previewGuard = PreviewGuard(model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
+        let previewGuard = PreviewGuard(
+            model: model, connection: session, loop: loop, timeout: settings.previewTimeout)
         let historyWriter = historyFile.map { HistoryWriter(model: model, file: $0, loop: loop) }
         let inOrder: [(any ModelAdapter)?] = [accessibility, object, previewGuard, historyWriter]
         model.adapters = inOrder.compactMap { $0 }
         // The loop keeps its closures, so they hold the model unowned: a strong capture would be a
         // cycle that outlives serve, which valgrind reports as a definite leak in `make stress`.
-        loop.groupCommit = GroupCommit(begin: { [unowned model] in model.beginGroup() },
-                                       end: { [unowned model] in model.endGroup()?.dbusError })
-        let running = RunningSettings(settings, model: model, config: config, previewGuard: previewGuard, accessibility: accessibility)
-        return Adapters(accessibility: accessibility, object: object, previewGuard: previewGuard, historyWriter: historyWriter,
-                        settings: running)
+        loop.groupCommit = GroupCommit(
+            begin: { [unowned model] in model.beginGroup() },
+            end: { [unowned model] in model.endGroup()?.dbusError })
+        let running = RunningSettings(
+            settings, model: model, config: config, previewGuard: previewGuard,
+            accessibility: accessibility)
+        return Adapters(
+            accessibility: accessibility, object: object, previewGuard: previewGuard,
+            historyWriter: historyWriter,
+            settings: running)
     }
 
     /// Exports the object, joins the accessibility bus and runs the loop until SIGTERM/SIGINT or
     /// the session bus goes away; returns how it ended.
-    static func run(_ adapters: Adapters, model: SelectionModel, session: Connection, loop: EventLoop,
-                    reread: @escaping () throws(InvalidValue) -> DaemonSettings) -> Status {
+    static func run(
+        _ adapters: Adapters, model: SelectionModel, session: Connection, loop: EventLoop,
+        reread: @escaping () throws(InvalidValue) -> DaemonSettings
+    ) -> Status {
         do {
             try adapters.object.start()
         } catch {

@@ -18,7 +18,10 @@ final class LimitedLog {
     private var lastWritten: Double?
     private var heldBack = 0
 
-    init(interval: Double, now: @escaping () -> Double = monotonicNow, write: @escaping (String) -> Void = { SnapService.log($0) }) {
+    init(
+        interval: Double, now: @escaping () -> Double = monotonicNow,
+        write: @escaping (String) -> Void = { SnapService.log($0) }
+    ) {
         self.interval = interval
         self.now = now
         self.write = write

@@ -64,7 +64,8 @@ public struct History: Equatable, Sendable {
     public var redoable: [Move] { redoStack.elements }
 
     /// A history as a file's snapshot holds it (its records name `clients`' slots).
-    mutating func restore(_ records: [Record], undoable: [Move], redoable: [Move], lastSequence: UInt64) {
+    mutating func restore(_ records: [Record], undoable: [Move], redoable: [Move], lastSequence: UInt64)
+    {
         for record in records.suffix(Self.capacity) { append(record) }
         for move in undoable { undoStack.push(move) }
         for move in redoable { redoStack.push(move) }
@@ -72,20 +73,27 @@ public struct History: Equatable, Sendable {
     }
 
     /// A history as a version 1 file holds it, each entry naming its client.
-    mutating func restore(entries: [HistoryEntry], undoable: [Move], redoable: [Move], lastSequence: UInt64) {
+    mutating func restore(
+        entries: [HistoryEntry], undoable: [Move], redoable: [Move], lastSequence: UInt64
+    ) {
         // One by one: a slot is taken once a record holds it, before the next client looks for one.
         for entry in entries.suffix(Self.capacity) { append(record(of: entry)) }
-        restore([], undoable: undoable, redoable: redoable, lastSequence: max(lastSequence, entries.last?.sequence ?? 0))
+        restore(
+            [], undoable: undoable, redoable: redoable,
+            lastSequence: max(lastSequence, entries.last?.sequence ?? 0))
     }
 
     /// A record of `entry`, its client given a slot; apply or append it before the next one.
     mutating func record(of entry: HistoryEntry) -> Record {
-        Record(sequence: entry.sequence, time: entry.time, from: entry.from, to: entry.to, kind: entry.kind ?? .commit,
-               client: clients.slot(for: entry.by))
+        Record(
+            sequence: entry.sequence, time: entry.time, from: entry.from, to: entry.to,
+            kind: entry.kind ?? .commit,
+            client: clients.slot(for: entry.by))
     }
 
     public static func == (a: History, b: History) -> Bool {
-        a.lastSequence == b.lastSequence && a.undoable == b.undoable && a.redoable == b.redoable && a.entries == b.entries
+        a.lastSequence == b.lastSequence && a.undoable == b.undoable && a.redoable == b.redoable
+            && a.entries == b.entries
     }
 
     /// Oldest first.
@@ -97,8 +105,10 @@ public struct History: Equatable, Sendable {
     }
 
     private func entry(_ record: Record) -> HistoryEntry {
-        HistoryEntry(sequence: record.sequence, time: record.time, from: record.from, to: record.to, kind: record.kind,
-                     by: clients[record.client])
+        HistoryEntry(
+            sequence: record.sequence, time: record.time, from: record.from, to: record.to,
+            kind: record.kind,
+            by: clients[record.client])
     }
 
     public var canUndo: Bool { !undoStack.isEmpty }
@@ -113,7 +123,10 @@ public struct History: Equatable, Sendable {
     /// to the stacks.
     public mutating func record(from: Int, to: Int, cause: ChangeCause, time: Int64) {
         let slot = clients.slot(for: cause.by)
-        apply(Record(sequence: lastSequence + 1, time: time, from: from, to: to, kind: cause.kind, client: slot))
+        apply(
+            Record(
+                sequence: lastSequence + 1, time: time, from: from, to: to, kind: cause.kind,
+                client: slot))
     }
 
     /// Appends `record` (its sequence number is taken as it is, its client must be in `clients`)
@@ -163,7 +176,9 @@ public struct History: Equatable, Sendable {
     }
 
     mutating func startMark() -> Mark {
-        Mark(lastSequence: lastSequence, undoStack: undoStack.startJournal(), redoStack: redoStack.startJournal())
+        Mark(
+            lastSequence: lastSequence, undoStack: undoStack.startJournal(),
+            redoStack: redoStack.startJournal())
     }
 
     /// What was recorded since the mark stays.
@@ -194,7 +209,8 @@ public struct History: Equatable, Sendable {
     /// write runs after every few changes).
     func forEachRecord(after sequence: UInt64, _ body: (Record) -> Void) {
         var newer = 0
-        while newer < ring.count, ring[(first + ring.count - 1 - newer) % ring.count].sequence > sequence { newer += 1 }
+        while newer < ring.count, ring[(first + ring.count - 1 - newer) % ring.count].sequence > sequence
+        { newer += 1 }
         for offset in (ring.count - newer)..<ring.count { body(ring[(first + offset) % ring.count]) }
     }
 
@@ -261,7 +277,9 @@ struct Clients: Sendable {
     }
 
     /// Whether `slot` was defined (a record read from the file must name one that was).
-    func isDefined(_ slot: Int) -> Bool { slot >= 0 && slot < generations.count && generations[slot] > 0 }
+    func isDefined(_ slot: Int) -> Bool {
+        slot >= 0 && slot < generations.count && generations[slot] > 0
+    }
 
     mutating func use(_ slot: Int) { uses[slot] += 1 }
     mutating func release(_ slot: Int) { uses[slot] -= 1 }
@@ -273,7 +291,8 @@ struct Clients: Sendable {
 
     mutating func learned(_ identity: ClientIdentity) -> Bool {
         var changed = false
-        for slot in identities.indices where identities[slot].uniqueName == identity.uniqueName && identities[slot] != identity {
+        for slot in identities.indices
+        where identities[slot].uniqueName == identity.uniqueName && identities[slot] != identity {
             identities[slot] = identity
             generations[slot] += 1
             if uses[slot] > 0 { changed = true }
@@ -308,7 +327,9 @@ private struct MoveStack: Sendable {
     }
 
     private mutating func write(_ move: History.Move, at index: Int) {
-        if journaling && (index - marked.bottom) & (Self.room - 1) < marked.count { journal.append((index, slots[index])) }
+        if journaling && (index - marked.bottom) & (Self.room - 1) < marked.count {
+            journal.append((index, slots[index]))
+        }
         slots[index] = move
     }
 

@@ -88,7 +88,9 @@ public final class HistoryFile {
     }
 
     private func keepAside(_ reason: String) -> String {
-        let kept = StateStore.keepAside(path).map { "; it was kept as \($0)" } ?? "; moving it aside failed: \(describeErrno())"
+        let kept =
+            StateStore.keepAside(path).map { "; it was kept as \($0)" }
+            ?? "; moving it aside failed: \(describeErrno())"
         return "the history file \(path) could not be used: \(reason)\(kept); the history starts empty"
     }
 
@@ -103,7 +105,9 @@ public final class HistoryFile {
         let replaced = fd >= 0 ? SmallFile.replacement(ofOpen: fd, at: path, size: bytes) : nil
         if replaced != nil { _ = POSIX.close(fd); fd = -1 }
         keptAside = nil
-        if history.lastSequence < written || fd < 0 || appended + Int(history.lastSequence - written) >= Self.appendedRecords {
+        if history.lastSequence < written || fd < 0
+            || appended + Int(history.lastSequence - written) >= Self.appendedRecords
+        {
             problem = rewrite(history)
         } else {
             buffer.removeAll(keepingCapacity: true)
@@ -134,15 +138,23 @@ public final class HistoryFile {
             writtenRevision = history.clients.revision
         }
         // (A folder, FIFO or link found in its place when no file was open is said the same way.)
-        if let replaced = replaced ?? keptAside.map({ _ in "something that is not a file is in its place" }) {
+        if let replaced = replaced
+            ?? keptAside.map({ _ in "something that is not a file is in its place" })
+        {
             // Said once: the new file is the one checked from now on (or, failing, none is open).
             let kept = keptAside.map { "; what was in its place is kept as \($0)" } ?? ""
-            let outcome = problem.map { "; writing a new one there failed (\($0)); the history is kept in memory only" }
+            let outcome =
+                problem.map {
+                    "; writing a new one there failed (\($0)); the history is kept in memory only"
+                }
                 ?? "; the whole history is written to a new one there"
-            return "the history file \(path) is no longer the file the daemon wrote (\(replaced))\(kept)\(outcome)"
+            return
+                "the history file \(path) is no longer the file the daemon wrote (\(replaced))\(kept)\(outcome)"
         }
         if let problem {
-            return failing ? nil : "cannot write the history file \(path) (\(problem)); the history is kept in memory only"
+            return failing
+                ? nil
+                : "cannot write the history file \(path) (\(problem)); the history is kept in memory only"
         }
         return nil
     }
@@ -167,19 +179,31 @@ public final class HistoryFile {
         }
         guard made >= 0 else { return "cannot create \(temporary): \(describeErrno())" }
         let snapshot = Self.snapshot(history)
-        var problem = snapshot.withUnsafeBytes { POSIX.writeAll(made, $0) }.map { "cannot write \(temporary): \(describeErrno($0))" }
-        if problem == nil, POSIX.fchmod(made, 0o600) != 0 { problem = "cannot set the mode of \(temporary): \(describeErrno())" }
+        var problem = snapshot.withUnsafeBytes { POSIX.writeAll(made, $0) }.map {
+            "cannot write \(temporary): \(describeErrno($0))"
+        }
+        if problem == nil, POSIX.fchmod(made, 0o600) != 0 {
+            problem = "cannot set the mode of \(temporary): \(describeErrno())"
+        }
         // Once per `appendedRecords` changes, after the reply: a rename of a file not yet on disk
         // could leave an empty one after a power cut.
-        if problem == nil, POSIX.fsync(made) != 0 { problem = "cannot flush \(temporary): \(describeErrno())" }
+        if problem == nil, POSIX.fsync(made) != 0 {
+            problem = "cannot flush \(temporary): \(describeErrno())"
+        }
         // Never renamed over what is not a file (a folder refuses it; a link or a FIFO someone put
         // there is theirs): kept aside, as load keeps it.
         var info = stat()
-        if problem == nil, POSIX.status(path, &info, followLinks: false) == 0, info.st_mode & S_IFMT != S_IFREG {
+        if problem == nil, POSIX.status(path, &info, followLinks: false) == 0,
+            info.st_mode & S_IFMT != S_IFREG
+        {
             keptAside = StateStore.keepAside(path)
-            if keptAside == nil { problem = "cannot move aside what is in its place: \(describeErrno())" }
+            if keptAside == nil {
+                problem = "cannot move aside what is in its place: \(describeErrno())"
+            }
         }
-        if problem == nil, POSIX.rename(temporary, path) != 0 { problem = "cannot rename \(temporary): \(describeErrno())" }
+        if problem == nil, POSIX.rename(temporary, path) != 0 {
+            problem = "cannot rename \(temporary): \(describeErrno())"
+        }
         if let problem {
             _ = POSIX.close(made)
             _ = POSIX.unlink(temporary)
@@ -200,13 +224,17 @@ public final class HistoryFile {
 
     static func snapshot(_ history: History) -> [UInt8] {
         var bytes = header
-        bytes.reserveCapacity(header.count + 16 + 48 * History.capacity + 40 * History.capacity + 64 * history.clients.count)
+        bytes.reserveCapacity(
+            header.count + 16 + 48 * History.capacity + 40 * History.capacity + 64
+                * history.clients.count)
         withRecord(16) { record in
             record.storeBytes(of: UInt64(UInt8(ascii: "S")), toByteOffset: 0, as: UInt64.self)
             record.storeBytes(of: history.lastSequence.littleEndian, toByteOffset: 8, as: UInt64.self)
             bytes.append(contentsOf: record)
         }
-        for (tag, moves) in [(UInt8(ascii: "U"), history.undoable), (UInt8(ascii: "R"), history.redoable)] {
+        for (tag, moves) in [
+            (UInt8(ascii: "U"), history.undoable), (UInt8(ascii: "R"), history.redoable)
+        ] {
             for move in moves {
                 withRecord(24) { record in
                     record.storeBytes(of: UInt64(tag), toByteOffset: 0, as: UInt64.self)
@@ -217,7 +245,9 @@ public final class HistoryFile {
             }
         }
         let clients = history.clients
-        for slot in 0..<clients.count where clients.isUsed(slot) { append(slot: slot, clients[slot], to: &bytes) }
+        for slot in 0..<clients.count where clients.isUsed(slot) {
+            append(slot: slot, clients[slot], to: &bytes)
+        }
         history.forEachRecord(after: 0) { append(UInt8(ascii: "L"), $0, to: &bytes) }
         return bytes
     }
@@ -232,7 +262,9 @@ public final class HistoryFile {
         let at = bytes.count
         bytes.append(contentsOf: emptyRecord)
         bytes.withUnsafeMutableBytes { raw in
-            let head = UInt64(tag) | UInt64(kindByte(record.kind)) << 8 | UInt64(UInt16(truncatingIfNeeded: record.client)) << 16
+            let head =
+                UInt64(tag) | UInt64(kindByte(record.kind)) << 8 | UInt64(
+                    UInt16(truncatingIfNeeded: record.client)) << 16
             raw.storeBytes(of: head.littleEndian, toByteOffset: at, as: UInt64.self)
             raw.storeBytes(of: record.sequence.littleEndian, toByteOffset: at + 8, as: UInt64.self)
             raw.storeBytes(of: record.time.littleEndian, toByteOffset: at + 16, as: Int64.self)
@@ -247,10 +279,16 @@ public final class HistoryFile {
     static func append(slot: Int, _ identity: ClientIdentity, to bytes: inout [UInt8]) {
         var name = identity.uniqueName, command = identity.command
         withRecord(16) { raw in
-            let head = UInt64(UInt8(ascii: "W")) | UInt64(UInt16(truncatingIfNeeded: slot)) << 16 | UInt64(identity.pid) << 32
+            let head =
+                UInt64(UInt8(ascii: "W")) | UInt64(UInt16(truncatingIfNeeded: slot)) << 16 | UInt64(
+                    identity.pid) << 32
             raw.storeBytes(of: head.littleEndian, toByteOffset: 0, as: UInt64.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: name.utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: command.utf8.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+            raw.storeBytes(
+                of: UInt32(truncatingIfNeeded: name.utf8.count).littleEndian, toByteOffset: 8,
+                as: UInt32.self)
+            raw.storeBytes(
+                of: UInt32(truncatingIfNeeded: command.utf8.count).littleEndian, toByteOffset: 12,
+                as: UInt32.self)
             bytes.append(contentsOf: raw)
         }
         name.withUTF8 { bytes.append(contentsOf: $0) }
@@ -291,7 +329,9 @@ public final class HistoryFile {
             history = String(validating: bytes, as: UTF8.self).flatMap(HistoryFileVersion1.parse)
         } else {
             guard bytes.starts(with: header) else { return nil }
-            history = bytes.withUnsafeBytes { parse(records: UnsafeRawBufferPointer(rebasing: $0[header.count...])) }
+            history = bytes.withUnsafeBytes {
+                parse(records: UnsafeRawBufferPointer(rebasing: $0[header.count...]))
+            }
         }
         // Numbering that could not go on (the next change would overflow it) is no history this
         // daemon wrote: a change a second would take 290 billion years to come near the bound.
@@ -307,13 +347,21 @@ public final class HistoryFile {
         var undoable: [History.Move] = [], redoable: [History.Move] = [], entries: [History.Record] = []
         var replaying = false
         var at = 0
-        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self)) }
+        func u64(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self))
+        }
         func i64(_ offset: Int) -> Int64 { Int64(bitPattern: u64(offset)) }
-        func u32(_ offset: Int) -> Int { Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self))) }
+        func u32(_ offset: Int) -> Int {
+            Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)))
+        }
         while at < raw.count {
             let tag = raw[at], rest = raw.count - at
-            let size = tag == UInt8(ascii: "S") ? 16 : tag == UInt8(ascii: "U") || tag == UInt8(ascii: "R") ? 24
-                : tag == UInt8(ascii: "W") ? 16 : 40
+            let size =
+                tag == UInt8(ascii: "S")
+                ? 16
+                : tag == UInt8(ascii: "U") || tag == UInt8(ascii: "R")
+                    ? 24
+                    : tag == UInt8(ascii: "W") ? 16 : 40
             if rest < size { break }  // cut short
             let head = u64(0)
             switch tag {
@@ -326,27 +374,39 @@ public final class HistoryFile {
                 if tag == UInt8(ascii: "U") { undoable.append(move) } else { redoable.append(move) }
             case UInt8(ascii: "W"):
                 let nameLength = u32(8), commandLength = u32(12)
-                guard head >> 8 & 0xFF == 0, nameLength <= 255, commandLength <= 64 * 1024 else { return nil }
+                guard head >> 8 & 0xFF == 0, nameLength <= 255, commandLength <= 64 * 1024 else {
+                    return nil
+                }
                 if rest < size + nameLength + commandLength { at = raw.count; continue }  // cut short
                 let text = { (offset: Int, count: Int) in
-                    String(validating: UnsafeRawBufferPointer(rebasing: raw[(at + offset)..<(at + offset + count)]), as: UTF8.self)
+                    String(
+                        validating: UnsafeRawBufferPointer(
+                            rebasing: raw[(at + offset)..<(at + offset + count)]), as: UTF8.self)
                 }
-                guard let name = text(size, nameLength), let command = text(size + nameLength, commandLength),
-                      history.define(slot: Int(head >> 16 & 0xFFFF), as: ClientIdentity(fromFile: name, pid: UInt32(head >> 32),
-                                                                                         command: command))
+                guard let name = text(size, nameLength),
+                    let command = text(size + nameLength, commandLength),
+                    history.define(
+                        slot: Int(head >> 16 & 0xFFFF),
+                        as: ClientIdentity(
+                            fromFile: name, pid: UInt32(head >> 32),
+                            command: command))
                 else { return nil }
                 at += nameLength + commandLength
             case UInt8(ascii: "L"), UInt8(ascii: "E"):
                 let slot = Int(head >> 16 & 0xFFFF)
-                guard head >> 32 == 0, let kind = kinds[Int(head >> 8 & 0xFF)], history.clients.isDefined(slot) else { return nil }
-                let record = History.Record(sequence: u64(8), time: i64(16), from: Int(i64(24)), to: Int(i64(32)),
-                                            kind: kind, client: slot)
+                guard head >> 32 == 0, let kind = kinds[Int(head >> 8 & 0xFF)],
+                    history.clients.isDefined(slot)
+                else { return nil }
+                let record = History.Record(
+                    sequence: u64(8), time: i64(16), from: Int(i64(24)), to: Int(i64(32)),
+                    kind: kind, client: slot)
                 if tag == UInt8(ascii: "L") {
                     guard !replaying else { return nil }
                     entries.append(record)
                 } else {
                     if !replaying {
-                        history.restore(entries, undoable: undoable, redoable: redoable, lastSequence: sequence)
+                        history.restore(
+                            entries, undoable: undoable, redoable: redoable, lastSequence: sequence)
                         replaying = true
                     }
                     guard record.sequence > history.lastSequence else { return nil }
@@ -357,7 +417,9 @@ public final class HistoryFile {
             }
             at += size
         }
-        if !replaying { history.restore(entries, undoable: undoable, redoable: redoable, lastSequence: sequence) }
+        if !replaying {
+            history.restore(entries, undoable: undoable, redoable: redoable, lastSequence: sequence)
+        }
         return history
     }
 }

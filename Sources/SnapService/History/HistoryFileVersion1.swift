@@ -21,7 +21,11 @@ enum HistoryFileVersion1 {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == "snapsize-history 1" else { return nil }
         lines.removeFirst()
-        if lines.last?.isEmpty == true { lines.removeLast() } else if !lines.isEmpty { lines.removeLast() }
+        if lines.last?.isEmpty == true {
+            lines.removeLast()
+        } else if !lines.isEmpty {
+            lines.removeLast()
+        }
         var sequence: UInt64 = 0
         var undoable: [History.Move] = [], redoable: [History.Move] = [], entries: [HistoryEntry] = []
         var replayed: [HistoryEntry] = []
@@ -36,7 +40,8 @@ enum HistoryFileVersion1 {
             case "U", "R":
                 let numbers = rest.split(separator: " ").compactMap { Int($0) }
                 guard numbers.count == 2, replayed.isEmpty else { return nil }
-                (fields[0] == "U" ? { undoable.append($0) } : { redoable.append($0) })(History.Move(from: numbers[0], to: numbers[1]))
+                (fields[0] == "U" ? { undoable.append($0) } : { redoable.append($0) })(
+                    History.Move(from: numbers[0], to: numbers[1]))
             case "L":
                 guard let entry = entry(rest), replayed.isEmpty else { return nil }
                 entries.append(entry)
@@ -58,12 +63,15 @@ enum HistoryFileVersion1 {
 
     private static func entry(_ text: Substring) -> HistoryEntry? {
         let fields = text.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: false)
-        guard fields.count >= 7, let sequence = UInt64(fields[0]), let time = Int64(fields[1]), let from = Int(fields[2]),
-              let to = Int(fields[3]), let kind = ChangeKind(rawValue: String(fields[4])), let pid = UInt32(fields[5])
+        guard fields.count >= 7, let sequence = UInt64(fields[0]), let time = Int64(fields[1]),
+            let from = Int(fields[2]),
+            let to = Int(fields[3]), let kind = ChangeKind(rawValue: String(fields[4])),
+            let pid = UInt32(fields[5])
         else { return nil }
         let name = fields[6] == "-" ? "" : String(fields[6])
         let command = fields.count > 7 ? String(fields[7]) : ""
-        return HistoryEntry(sequence: sequence, time: time, from: from, to: to, kind: kind,
-                            by: ClientIdentity(fromFile: name, pid: pid, command: command))
+        return HistoryEntry(
+            sequence: sequence, time: time, from: from, to: to, kind: kind,
+            by: ClientIdentity(fromFile: name, pid: pid, command: command))
     }
 }

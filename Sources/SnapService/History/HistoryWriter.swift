@@ -24,8 +24,10 @@ final class HistoryWriter {
     static func writes(_ fact: ModelFact) -> Bool {
         switch fact {
         case .lastChange, .canUndo, .canRedo: true
-        case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex, .committedSize, .shownIndex,
-             .shownSize, .valueText, .previewing, .stoppedAtEnd, .previewTouched: false
+        case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex,
+            .committedSize, .shownIndex,
+            .shownSize, .valueText, .previewing, .stoppedAtEnd, .previewTouched:
+            false
         }
     }
 

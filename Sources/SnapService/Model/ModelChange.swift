@@ -119,7 +119,9 @@ public struct ModelChange: Equatable, Sendable {
 
     /// What a transition of the core changed, in published facts. Within one list a new index is a
     /// new size, and every size has its own value text.
-    public init(_ change: SelectionChange, stop: Stop? = nil, previewTouchedBy toucher: PreviewOwner? = nil) {
+    public init(
+        _ change: SelectionChange, stop: Stop? = nil, previewTouchedBy toucher: PreviewOwner? = nil
+    ) {
         var facts: ModelFacts = []
         if change.committed != nil { facts.formUnion([.committedIndex, .committedSize]) }
         if change.shown != nil { facts.formUnion([.shownIndex, .shownSize, .valueText]) }

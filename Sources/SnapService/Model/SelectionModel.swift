@@ -52,8 +52,10 @@ public final class SelectionModel {
         unowned let adapter: any ModelAdapter
     }
 
-    public init(selection: Selection, texts: Texts = Texts(), store: StateStore?, history: History = History(),
-                clock: @escaping () -> Int64 = wallClockMicroseconds) {
+    public init(
+        selection: Selection, texts: Texts = Texts(), store: StateStore?, history: History = History(),
+        clock: @escaping () -> Int64 = wallClockMicroseconds
+    ) {
         self.selection = selection
         self.history = history
         self.clock = clock
@@ -102,9 +104,13 @@ public final class SelectionModel {
     @discardableResult
     public func setSnapper(_ new: Snapper, as cause: ChangeCause) throws(ModelError) -> ModelChange? {
         guard new != selection.snapper else { return nil }
-        if cause.kind != .reload, let owner = previewOwner { throw .refused(.previewActive(owner: owner)) }
+        if cause.kind != .reload, let owner = previewOwner {
+            throw .refused(.previewActive(owner: owner))
+        }
         let next = selection.rebased(on: new)
-        if next.committedSize != selection.committedSize, let store, let problem = store.save(size: next.committedSize) {
+        if next.committedSize != selection.committedSize, let store,
+            let problem = store.save(size: next.committedSize)
+        {
             throw .saveFailed(problem)
         }
         // Cannot fail: ending a preview commits nothing, so there is nothing to save.
@@ -132,8 +138,12 @@ public final class SelectionModel {
     /// A step of the committed index (D-Bus Increment/Decrement/StepBy and the accessible actions).
     @discardableResult
     public func step(by steps: Int, as cause: ChangeCause) throws(ModelError) -> StepResult {
-        try perform({ selection throws(SnapError) in try selection.step(by: steps) }, as: cause) { result in
-            ModelChange(result.change, stop: result.atLimit ? ModelChange.Stop(largest: steps > 0, moved: !result.change.isEmpty) : nil)
+        try perform({ selection throws(SnapError) in try selection.step(by: steps) }, as: cause) {
+            result in
+            ModelChange(
+                result.change,
+                stop: result.atLimit
+                    ? ModelChange.Stop(largest: steps > 0, moved: !result.change.isEmpty) : nil)
         }
     }
 
@@ -144,8 +154,10 @@ public final class SelectionModel {
     /// recorded even when the size it goes back to is the one committed (a reload snapped it there),
     /// so that the next one goes further.
     @discardableResult
-    public func perform<Result>(_ transition: (inout Selection) throws(SnapError) -> Result, as cause: ChangeCause?,
-                                change: (Result) -> ModelChange) throws(ModelError) -> Result {
+    public func perform<Result>(
+        _ transition: (inout Selection) throws(SnapError) -> Result, as cause: ChangeCause?,
+        change: (Result) -> ModelChange
+    ) throws(ModelError) -> Result {
         var next = selection
         let result: Result
         do {
@@ -164,7 +176,10 @@ public final class SelectionModel {
         }
         let undoing = cause?.kind == .undo || cause?.kind == .redo
         if changed.facts.contains(.committedIndex) || undoing {
-            changed.insert(record(from: selection.committedSize, to: next.committedSize, cause: cause ?? ChangeCause(.commit)))
+            changed.insert(
+                record(
+                    from: selection.committedSize, to: next.committedSize,
+                    cause: cause ?? ChangeCause(.commit)))
         }
         selection = next
         if !changed.isEmpty { publish(changed) }
@@ -200,11 +215,15 @@ public final class SelectionModel {
         try undoOrRedo(history.nextRedo?.to, as: ChangeCause(.redo, by: who), none: .nothingToRedo)
     }
 
-    private func undoOrRedo(_ size: Int?, as cause: ChangeCause, none: ModelError) throws(ModelError) -> SelectionChange {
+    private func undoOrRedo(_ size: Int?, as cause: ChangeCause, none: ModelError) throws(ModelError)
+        -> SelectionChange
+    {
         // A preview refuses first: the holder is named whether or not there is something to undo.
         if let owner = previewOwner { throw .refused(.previewActive(owner: owner)) }
         guard let size else { throw none }
-        return try perform({ selection throws(SnapError) in try selection.set(size: size) }, as: cause) { ModelChange($0) }
+        return try perform({ selection throws(SnapError) in try selection.set(size: size) }, as: cause) {
+            ModelChange($0)
+        }
     }
 
     /// Opens a group: until `endGroup`, commits change the selection and notify at once but are
@@ -227,9 +246,11 @@ public final class SelectionModel {
             if savedHistory != nil { history.endMark() }
             return nil
         }
-        var undone = ModelChange(SelectionChange(committed: saved.committed != selection.committed ? saved.committed : nil,
-                                                 shown: saved.shown != selection.shown ? saved.shown : nil,
-                                                 previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil))
+        var undone = ModelChange(
+            SelectionChange(
+                committed: saved.committed != selection.committed ? saved.committed : nil,
+                shown: saved.shown != selection.shown ? saved.shown : nil,
+                previewing: saved.isPreviewing != selection.isPreviewing ? saved.isPreviewing : nil))
         // The group's entries go too: what was not saved did not happen.
         if let savedHistory, savedHistory.lastSequence != history.lastSequence {
             let could = (history.canUndo, history.canRedo)
@@ -250,15 +271,18 @@ public final class SelectionModel {
     /// even one that shows the same index (the preview guard's heartbeat).
     @discardableResult
     public func preview(x: Double, by owner: PreviewOwner) throws(ModelError) -> SelectionChange {
-        try perform({ selection throws(SnapError) in try selection.preview(x: x, by: owner) }, as: nil) { change in
+        try perform({ selection throws(SnapError) in try selection.preview(x: x, by: owner) }, as: nil) {
+            change in
             ModelChange(change, previewTouchedBy: owner)
         }
     }
 
     /// The common case: a transition that returns its change.
     @discardableResult
-    public func perform(as cause: ChangeCause?,
-                        _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(ModelError) -> SelectionChange {
+    public func perform(
+        as cause: ChangeCause?,
+        _ transition: (inout Selection) throws(SnapError) -> SelectionChange
+    ) throws(ModelError) -> SelectionChange {
         try perform(transition, as: cause, change: { ModelChange($0) })
     }
 

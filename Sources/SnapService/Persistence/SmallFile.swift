@@ -43,12 +43,16 @@ enum SmallFile: Equatable {
         default: return .unusable("it is not a regular file")
         }
         if info.st_size > maximumBytes {
-            return .unusable("it is \(info.st_size) bytes, more than the \(maximumBytes) such a file can hold")
+            return .unusable(
+                "it is \(info.st_size) bytes, more than the \(maximumBytes) such a file can hold")
         }
-        guard let bytes = readBytes(path, maximumBytes: maximumBytes + 1, followLinks: followLinks) else {
+        guard let bytes = readBytes(path, maximumBytes: maximumBytes + 1, followLinks: followLinks)
+        else {
             return .unusable("it cannot be read: \(describeErrno())")
         }
-        if bytes.count > maximumBytes { return .unusable("it grew beyond \(maximumBytes) bytes while being read") }
+        if bytes.count > maximumBytes {
+            return .unusable("it grew beyond \(maximumBytes) bytes while being read")
+        }
         return .bytes(bytes)
     }
 }
@@ -74,10 +78,17 @@ extension SmallFile {
         var open = stat(), named = stat()
         guard POSIX.status(fd, &open) == 0, open.st_nlink > 0 else { return "it was removed" }
         guard POSIX.status(path, &named, followLinks: false) == 0 else {
-            return errno == ENOENT ? "it, or its folder, was moved or removed" : "it cannot be inspected: \(describeErrno())"
+            return errno == ENOENT
+                ? "it, or its folder, was moved or removed"
+                : "it cannot be inspected: \(describeErrno())"
         }
-        guard named.st_dev == open.st_dev, named.st_ino == open.st_ino else { return "another file is in its place" }
-        if let size, open.st_size != size { return "it is \(open.st_size) bytes, not the \(size) written: cut short or written by another program" }
+        guard named.st_dev == open.st_dev, named.st_ino == open.st_ino else {
+            return "another file is in its place"
+        }
+        if let size, open.st_size != size {
+            return
+                "it is \(open.st_size) bytes, not the \(size) written: cut short or written by another program"
+        }
         return nil
     }
 }

@@ -20,7 +20,9 @@ public final class StateReport {
         saving = store.placeProblem().map(StateSaving.failing) ?? .saved
         // Unowned, not weak: a weak reference gives the object a side table, and every retain and
         // release of it then takes the slow path (make profile counts it in every call).
-        store.onProblemChange = { [unowned self] problem in self.set(problem.map(StateSaving.failing) ?? .saved) }
+        store.onProblemChange = { [unowned self] problem in
+            self.set(problem.map(StateSaving.failing) ?? .saved)
+        }
     }
 
     func set(_ saving: StateSaving) {

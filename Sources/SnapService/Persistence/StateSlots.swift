@@ -57,7 +57,9 @@ enum StateSlots {
         guard stored == crc32(record[start..<start + 24]) else { return nil }
         let sequence = littleEndian(record, at: start + 8, count: 8)
         guard sequence > 0, sequence < maximumSequence else { return nil }
-        return Slot(sequence: sequence, size: Int(Int64(bitPattern: littleEndian(record, at: start + 16, count: 8))))
+        return Slot(
+            sequence: sequence,
+            size: Int(Int64(bitPattern: littleEndian(record, at: start + 16, count: 8))))
     }
 
     /// Both slots of a whole file's bytes (nil for each that is not valid), by slot number.
@@ -71,8 +73,11 @@ enum StateSlots {
     /// The format version of `record`, nil when it does not start with the magic (0 reads as 1).
     static func version(of record: ArraySlice<UInt8>) -> UInt32? {
         let start = record.startIndex
-        guard record.count >= recordSize, record[start..<start + 8].elementsEqual(magic) else { return nil }
-        return max(1, UInt32(truncatingIfNeeded: littleEndian(record, at: start + versionOffset, count: 4)))
+        guard record.count >= recordSize, record[start..<start + 8].elementsEqual(magic) else {
+            return nil
+        }
+        return max(
+            1, UInt32(truncatingIfNeeded: littleEndian(record, at: start + versionOffset, count: 4)))
     }
 
     /// The newest format version among `file`'s slots when it is newer than `formatVersion` (a
@@ -80,7 +85,8 @@ enum StateSlots {
     static func newerVersion(in file: [UInt8]) -> UInt32? {
         let versions = (0..<slotCount).compactMap { number -> UInt32? in
             let offset = number * blockSize
-            return file.count >= offset + recordSize ? version(of: file[offset..<offset + recordSize]) : nil
+            return file.count >= offset + recordSize
+                ? version(of: file[offset..<offset + recordSize]) : nil
         }
         return versions.max().flatMap { $0 > formatVersion ? $0 : nil }
     }
@@ -90,7 +96,8 @@ enum StateSlots {
     static func hasMagic(_ file: [UInt8]) -> Bool {
         (0..<slotCount).contains { number in
             let offset = number * blockSize
-            return file.count >= offset + magic.count && file[offset..<offset + magic.count].elementsEqual(magic)
+            return file.count >= offset + magic.count
+                && file[offset..<offset + magic.count].elementsEqual(magic)
         }
     }
 

@@ -54,7 +54,8 @@ public final class StateStore {
         default: return moveAside("it is not a regular file")
         }
         if info.st_size > StateSlots.fileSize {
-            return moveAside("it is \(info.st_size) bytes, more than the \(StateSlots.fileSize) a state file holds")
+            return moveAside(
+                "it is \(info.st_size) bytes, more than the \(StateSlots.fileSize) a state file holds")
         }
         let opened = POSIX.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard opened >= 0 else { return moveAside("it cannot be opened: \(describeErrno())") }
@@ -66,11 +67,15 @@ public final class StateStore {
         if StateSlots.hasMagic(bytes) {
             if let version = StateSlots.newerVersion(in: bytes) {
                 _ = POSIX.close(opened)
-                return moveAside("it is in state format version \(version), and this snapsize reads only up to version "
-                                 + "\(StateSlots.formatVersion) (a newer snapsize wrote it)")
+                return moveAside(
+                    "it is in state format version \(version), and this snapsize reads only up to version "
+                        + "\(StateSlots.formatVersion) (a newer snapsize wrote it)")
             }
             let slots = StateSlots.slots(in: bytes)
-            guard let best = slots.indices.filter({ slots[$0] != nil }).max(by: { slots[$0]!.sequence < slots[$1]!.sequence })
+            guard
+                let best = slots.indices.filter({ slots[$0] != nil }).max(by: {
+                    slots[$0]!.sequence < slots[$1]!.sequence
+                })
             else {
                 _ = POSIX.close(opened)
                 return moveAside("neither of its two slots holds a valid record")
@@ -116,7 +121,9 @@ public final class StateStore {
         for line in text.split(separator: "\n") {
             let trimmed = line.filter { !$0.isWhitespace }
             if trimmed.isEmpty { continue }
-            guard trimmed.hasPrefix("size="), size == nil, let value = Int(trimmed.dropFirst(5)) else { return nil }
+            guard trimmed.hasPrefix("size="), size == nil, let value = Int(trimmed.dropFirst(5)) else {
+                return nil
+            }
             size = value
         }
         return size
@@ -145,13 +152,17 @@ public final class StateStore {
         while true {
             var info = stat()
             if POSIX.status(candidate, &info, followLinks: true) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else { return "\(candidate) exists but is not a folder" }
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    return "\(candidate) exists but is not a folder"
+                }
                 guard POSIX.access(candidate, W_OK | X_OK) == 0 else {
                     return "cannot create files in \(candidate): \(describeErrno())"
                 }
                 return nil
             }
-            guard errno == ENOENT || errno == ENOTDIR else { return "cannot inspect \(candidate): \(describeErrno())" }
+            guard errno == ENOENT || errno == ENOTDIR else {
+                return "cannot inspect \(candidate): \(describeErrno())"
+            }
             let parent = StateStore.folder(of: candidate)
             guard parent != candidate else { return nil }
             candidate = parent
@@ -190,7 +201,9 @@ public final class StateStore {
     /// log says so once.
     private var stillNamed: Bool {
         guard let reason = SmallFile.replacement(ofOpen: fd, at: path) else { return true }
-        log("the state file \(path) is no longer the file the daemon wrote (\(reason)); saving to a new one there")
+        log(
+            "the state file \(path) is no longer the file the daemon wrote (\(reason)); saving to a new one there"
+        )
         return false
     }
 
@@ -212,8 +225,12 @@ public final class StateStore {
             problem = "cannot write \(temporary): \(describeErrno(code))"
         }
         // Mode 0600 even when an older temporary file was reused or the umask took owner bits away.
-        if problem == nil, POSIX.fchmod(made, 0o600) != 0 { problem = "cannot set the mode of \(temporary): \(describeErrno())" }
-        if problem == nil, POSIX.fsync(made) != 0 { problem = "cannot flush \(temporary) to disk: \(describeErrno())" }
+        if problem == nil, POSIX.fchmod(made, 0o600) != 0 {
+            problem = "cannot set the mode of \(temporary): \(describeErrno())"
+        }
+        if problem == nil, POSIX.fsync(made) != 0 {
+            problem = "cannot flush \(temporary) to disk: \(describeErrno())"
+        }
         if problem == nil, POSIX.rename(temporary, path) != 0 {
             problem = "cannot rename \(temporary) to \(path): \(describeErrno())"
         }
@@ -274,7 +291,9 @@ public final class StateStore {
         }
         let parent = StateStore.folder(of: folder)
         if parent != folder, let problem = makeFolders(parent) { return problem }
-        if POSIX.mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot create \(folder): \(describeErrno())" }
+        if POSIX.mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            return "cannot create \(folder): \(describeErrno())"
+        }
         return nil
     }
 }

@@ -49,13 +49,18 @@ final class ClientDirectory {
         let heardAt = ProcessCheck.nowTicks()
         do {
             try connection.callAsync(
-                destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", arguments: [.string(sender)],
-                timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender) { [weak self] reply in
+                destination: "org.freedesktop.DBus",
+                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
+                interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                arguments: [.string(sender)],
+                timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender
+            ) { [weak self] reply in
                 guard let self else { return }
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let pid = (try? reply.get())?.first?.asUInt32 ?? 0
-                guard pid != 0 else { return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
+                guard pid != 0 else {
+                    return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+                }
                 // A pid given since to another process keeps its number, not that process's command:
                 // the command is read only while the pid can still be the connection's maker.
                 guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
@@ -65,7 +70,8 @@ final class ClientDirectory {
                 self.connection.holdReplies(to: sender)
                 self.commands.command(of: pid) { [weak self, connection = self.connection] command in
                     let same = ProcessCheck.startTicks(of: pid) == started
-                    self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
+                    self?.learn(
+                        ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
                     connection.releaseReplies(to: sender)
                 }
             }
@@ -92,14 +98,17 @@ final class ClientDirectory {
     /// The program's name and, when it has one, its first word that is not an option:
     /// "snapsizectl adjust", "gdbus call", "python3 drag.py"; "" when /proc cannot tell.
     static func command(pid: UInt32) -> String {
-        guard let bytes = SmallFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else { return "" }
+        guard let bytes = SmallFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else {
+            return ""
+        }
         let words = bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
         guard let program = words.first.map(baseName) else { return "" }
         var command = program
         if words.count > 1, !words[1].hasPrefix("-") { command += " " + baseName(words[1]) }
         let printable = Texts.printable(command)
-        return printable.count > maximumCommand ? String(printable.prefix(maximumCommand - 1)) + "…" : printable
+        return printable.count > maximumCommand
+            ? String(printable.prefix(maximumCommand - 1)) + "…" : printable
     }
 
     private static func baseName(_ path: String) -> String {

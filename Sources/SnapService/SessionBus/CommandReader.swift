@@ -140,12 +140,12 @@ extension CommandReader {
     /// (release) daemon reads no such variable.
     static func read(environment: [String: String]) -> Read {
         #if DEBUG
-        if let text = environment["SNAPSIZE_TEST_STALLED_PID"], let stalled = UInt32(text) {
-            return { pid in
-                if pid == stalled { while true { pause() } }  // the thread takes no signals: for ever
-                return ClientDirectory.command(pid: pid)
+            if let text = environment["SNAPSIZE_TEST_STALLED_PID"], let stalled = UInt32(text) {
+                return { pid in
+                    if pid == stalled { while true { pause() } }  // the thread takes no signals: for ever
+                    return ClientDirectory.command(pid: pid)
+                }
             }
-        }
         #endif
         return { ClientDirectory.command(pid: $0) }
     }

@@ -42,7 +42,8 @@ extension FocusFailure: DBusErrorConvertible {
         case .noBus:
             return MethodError(.noAccessibility, Texts.noAccessibilityBus)
         case .notAnswering(let seconds):
-            return MethodError(.accessibilityNotAnswering, Texts.accessibilityNotAnswering(seconds: seconds))
+            return MethodError(
+                .accessibilityNotAnswering, Texts.accessibilityNotAnswering(seconds: seconds))
         }
     }
 }

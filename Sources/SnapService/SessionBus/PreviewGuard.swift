@@ -29,7 +29,9 @@ final class PreviewGuard {
         if let timer { loop.cancel(timer) }
         timer = loop.schedule(after: timeout) { [unowned self] in
             self.timer = nil
-            log("the preview of \(owner.name) timed out after \(self.timeout) s without a Preview call; cancelled")
+            log(
+                "the preview of \(owner.name) timed out after \(self.timeout) s without a Preview call; cancelled"
+            )
             _ = try? self.model.perform(as: nil) { $0.endPreview() }
         }
     }
@@ -81,8 +83,9 @@ extension PreviewGuard: ModelAdapter {
         switch fact {
         case .previewing: .watch
         case .previewTouched: .restartTimer
-        case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex, .committedSize,
-             .shownIndex, .shownSize, .valueText, .canUndo, .canRedo, .lastChange, .stoppedAtEnd:
+        case .sizes, .trackWidth, .trackInset, .layout, .label, .valueTexts, .committedIndex,
+            .committedSize,
+            .shownIndex, .shownSize, .valueText, .canUndo, .canRedo, .lastChange, .stoppedAtEnd:
             nil
         }
     }

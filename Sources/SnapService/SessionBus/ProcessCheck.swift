@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether a pid the bus named is still the process that made the connection. The bus learns a
@@ -13,7 +13,8 @@ enum ProcessCheck {
     static func nowTicks() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &now)
-        return UInt64(now.tv_sec) * ticksPerSecond + UInt64(now.tv_nsec) / (1_000_000_000 / ticksPerSecond)
+        return UInt64(now.tv_sec) * ticksPerSecond + UInt64(now.tv_nsec)
+            / (1_000_000_000 / ticksPerSecond)
     }
 
     private static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
@@ -21,7 +22,8 @@ enum ProcessCheck {
     /// When `pid` started, in ticks since boot (field 22 of /proc/<pid>/stat); nil when it cannot be read.
     static func startTicks(of pid: UInt32) -> UInt64? {
         guard let bytes = SmallFile.readBytes("/proc/\(pid)/stat", maximumBytes: 4096),
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            let close = bytes.lastIndex(of: UInt8(ascii: ")"))
+        else { return nil }
         // After the command's closing parenthesis (a command may hold spaces and parentheses): field 3 on.
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count > 19 else { return nil }
@@ -36,7 +38,9 @@ enum ProcessCheck {
         defer { closedir(directory) }
         var target = [CChar](repeating: 0, count: 64)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name.first?.isNumber == true else { continue }
             let length = readlink(folder + "/" + name, &target, target.count - 1)
             guard length > 0 else { continue }
@@ -50,7 +54,9 @@ enum ProcessCheck {
     /// something of the process (`startTicks(of:)`): the same start time says it is still the same one.
     static func ownerStart(_ pid: UInt32, heardAt: UInt64) -> UInt64? {
         // One tick of slack: a start time is cut to whole ticks, as is `heardAt`.
-        guard let started = startTicks(of: pid), started <= heardAt + 1, holdsSocket(pid) == true else { return nil }
+        guard let started = startTicks(of: pid), started <= heardAt + 1, holdsSocket(pid) == true else {
+            return nil
+        }
         return started
     }
 }

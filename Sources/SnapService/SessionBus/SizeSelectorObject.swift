@@ -39,8 +39,10 @@ public final class SizeSelectorObject {
         var changedBy = ClientIdentity.unknown
     }
 
-    init(model: SelectionModel, connection: Connection, commands: CommandReader, focus: FocusRequester?,
-         config: ConfigReport = ConfigReport(), state: StateReport = StateReport()) {
+    init(
+        model: SelectionModel, connection: Connection, commands: CommandReader, focus: FocusRequester?,
+        config: ConfigReport = ConfigReport(), state: StateReport = StateReport()
+    ) {
         self.model = model
         self.config = config
         self.state = state
@@ -60,71 +62,102 @@ public final class SizeSelectorObject {
     // MARK: The table
 
     public var table: InterfaceTable {
-        InterfaceTable(SelectorBus.interface.rawValue, methods: [
-            Method(.increment) { [unowned self] call throws(MethodError) in try self.step(by: 1, for: call) },
-            Method(.decrement) { [unowned self] call throws(MethodError) in try self.step(by: -1, for: call) },
-            Method(.stepBy) { [unowned self] call throws(MethodError) in try self.step(by: Int(try call.int32(0)), for: call) },
-            Method(.setIndex) { [unowned self] call throws(MethodError) in
-                let index = Int(try call.uint32(0))
-                try self.perform(for: call, .set) { selection throws(SnapError) in try selection.set(index: index) }
-                return self.committedReply
-            },
-            Method(.setSize) { [unowned self] call throws(MethodError) in
-                let size = Int(try call.int32(0))
-                try self.perform(for: call, .set) { selection throws(SnapError) in try selection.set(size: size) }
-                return self.committedReply
-            },
-            Method(.preview) { [unowned self] call throws(MethodError) in
-                // Named for people: a refusal to someone else says which program holds the preview.
-                let x = try call.double(0)
-                try self.asking(call) { client throws(ModelError) in
-                    let owner = PreviewOwner(call.sender, name: Texts.clientName(busName: client.uniqueName, pid: client.pid,
-                                                                                 command: client.command))
-                    try self.model.preview(x: x, by: owner)
+        InterfaceTable(
+            SelectorBus.interface.rawValue,
+            methods: [
+                Method(.increment) { [unowned self] call throws(MethodError) in
+                    try self.step(by: 1, for: call)
+                },
+                Method(.decrement) { [unowned self] call throws(MethodError) in
+                    try self.step(by: -1, for: call)
+                },
+                Method(.stepBy) { [unowned self] call throws(MethodError) in
+                    try self.step(by: Int(try call.int32(0)), for: call)
+                },
+                Method(.setIndex) { [unowned self] call throws(MethodError) in
+                    let index = Int(try call.uint32(0))
+                    try self.perform(for: call, .set) { selection throws(SnapError) in
+                        try selection.set(index: index)
+                    }
+                    return self.committedReply
+                },
+                Method(.setSize) { [unowned self] call throws(MethodError) in
+                    let size = Int(try call.int32(0))
+                    try self.perform(for: call, .set) { selection throws(SnapError) in
+                        try selection.set(size: size)
+                    }
+                    return self.committedReply
+                },
+                Method(.preview) { [unowned self] call throws(MethodError) in
+                    // Named for people: a refusal to someone else says which program holds the preview.
+                    let x = try call.double(0)
+                    try self.asking(call) { client throws(ModelError) in
+                        let owner = PreviewOwner(
+                            call.sender,
+                            name: Texts.clientName(
+                                busName: client.uniqueName, pid: client.pid,
+                                command: client.command))
+                        try self.model.preview(x: x, by: owner)
+                    }
+                    return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize)
+                        .selectedBody
+                },
+                Method(.commit) { [unowned self] call throws(MethodError) in
+                    let x = try call.double(0), owner = PreviewOwner(call.sender)
+                    try self.perform(for: call, .commit) { selection throws(SnapError) in
+                        try selection.commit(x: x, by: owner)
+                    }
+                    return self.committedReply
+                },
+                Method(.cancel) { [unowned self] call throws(MethodError) in
+                    let owner = PreviewOwner(call.sender)
+                    try self.perform(for: call, nil) { selection throws(SnapError) in
+                        try selection.cancel(by: owner)
+                    }
+                    return []
+                },
+                Method(.undo) { [unowned self] call throws(MethodError) in
+                    try self.asking(call) { client throws(ModelError) in try self.model.undo(by: client)
+                    }
+                    return self.committedReply
+                },
+                Method(.redo) { [unowned self] call throws(MethodError) in
+                    try self.asking(call) { client throws(ModelError) in try self.model.redo(by: client)
+                    }
+                    return self.committedReply
+                },
+                Method(.getHistory) { [unowned self] call throws(MethodError) in
+                    let limit = Int(clamping: try call.uint32(0))
+                    return [
+                        .array(
+                            elementSignature: HistoryEntry.signature,
+                            self.model.history.newest(limit).map(\.value))
+                    ]
+                },
+                Method(.focus) { [unowned self] _ throws(MethodError) in
+                    // Answered when the accessibility bus has the focus events, not before: success
+                    // must mean a screen reader can hear it. The loop does not wait meanwhile.
+                    guard let focus = self.focus else { throw FocusFailure.turnedOff.dbusError }
+                    let later = self.connection.answerLater()
+                    focus.requestFocus { failure in
+                        if let failure { later.fail(failure.dbusError) } else { later.succeed() }
+                    }
+                    return []
                 }
-                return SelectorReply(index: self.model.shownIndex, size: self.model.shownSize).selectedBody
-            },
-            Method(.commit) { [unowned self] call throws(MethodError) in
-                let x = try call.double(0), owner = PreviewOwner(call.sender)
-                try self.perform(for: call, .commit) { selection throws(SnapError) in try selection.commit(x: x, by: owner) }
-                return self.committedReply
-            },
-            Method(.cancel) { [unowned self] call throws(MethodError) in
-                let owner = PreviewOwner(call.sender)
-                try self.perform(for: call, nil) { selection throws(SnapError) in try selection.cancel(by: owner) }
-                return []
-            },
-            Method(.undo) { [unowned self] call throws(MethodError) in
-                try self.asking(call) { client throws(ModelError) in try self.model.undo(by: client) }
-                return self.committedReply
-            },
-            Method(.redo) { [unowned self] call throws(MethodError) in
-                try self.asking(call) { client throws(ModelError) in try self.model.redo(by: client) }
-                return self.committedReply
-            },
-            Method(.getHistory) { [unowned self] call throws(MethodError) in
-                let limit = Int(clamping: try call.uint32(0))
-                return [.array(elementSignature: HistoryEntry.signature, self.model.history.newest(limit).map(\.value))]
-            },
-            Method(.focus) { [unowned self] _ throws(MethodError) in
-                // Answered when the accessibility bus has the focus events, not before: success
-                // must mean a screen reader can hear it. The loop does not wait meanwhile.
-                guard let focus = self.focus else { throw FocusFailure.turnedOff.dbusError }
-                let later = self.connection.answerLater()
-                focus.requestFocus { failure in
-                    if let failure { later.fail(failure.dbusError) } else { later.succeed() }
+            ],
+            properties: SelectorProperty.allCases.map { [model, changedByBox, config, state] property in
+                // The model and the boxes themselves, not `unowned self`: no reference-count check on every read.
+                Property(property) {
+                    property.encode(
+                        ModelValues(
+                            model: model, changedBy: changedByBox.changedBy,
+                            configProblems: config.problems,
+                            state: state))
                 }
-                return []
             },
-        ], properties: SelectorProperty.allCases.map { [model, changedByBox, config, state] property in
-            // The model and the boxes themselves, not `unowned self`: no reference-count check on every read.
-            Property(property) {
-                property.encode(ModelValues(model: model, changedBy: changedByBox.changedBy, configProblems: config.problems,
-                                            state: state))
-            }
-        }, signals: [
-            SignalSpec(.committed),
-        ])
+            signals: [
+                SignalSpec(.committed)
+            ])
     }
 
     // MARK: Handlers' shared parts
@@ -136,7 +169,9 @@ public final class SizeSelectorObject {
     /// Runs `request` for the caller of `call` (who it is, for ChangedBy and the history), turning a
     /// refusal into its bus error.
     @discardableResult
-    private func asking<Result>(_ call: MethodCall, _ request: (ClientIdentity) throws(ModelError) -> Result) throws(MethodError) -> Result {
+    private func asking<Result>(
+        _ call: MethodCall, _ request: (ClientIdentity) throws(ModelError) -> Result
+    ) throws(MethodError) -> Result {
         let client = clients.identity(of: call.sender)
         caller = client
         defer { caller = nil }
@@ -148,16 +183,22 @@ public final class SizeSelectorObject {
     }
 
     /// A transition for the caller; `kind` is what its commit is recorded as (nil: it never commits).
-    private func perform(for call: MethodCall, _ kind: ChangeKind?,
-                         _ transition: (inout Selection) throws(SnapError) -> SelectionChange) throws(MethodError) {
+    private func perform(
+        for call: MethodCall, _ kind: ChangeKind?,
+        _ transition: (inout Selection) throws(SnapError) -> SelectionChange
+    ) throws(MethodError) {
         try asking(call) { client throws(ModelError) in
             try model.perform(as: kind.map { ChangeCause($0, by: client) }, transition)
         }
     }
 
     private func step(by steps: Int, for call: MethodCall) throws(MethodError) -> [DBusValue] {
-        let result = try asking(call) { client throws(ModelError) in try model.step(by: steps, as: ChangeCause(.step, by: client)) }
-        return SelectorReply(index: model.committedIndex, size: model.committedSize, atLimit: result.atLimit).stepBody
+        let result = try asking(call) { client throws(ModelError) in
+            try model.step(by: steps, as: ChangeCause(.step, by: client))
+        }
+        return SelectorReply(
+            index: model.committedIndex, size: model.committedSize, atLimit: result.atLimit
+        ).stepBody
     }
 
     /// A refusal because someone else holds a preview names that holder as it is known now (its
@@ -175,11 +216,14 @@ public final class SizeSelectorObject {
     /// name alone until now), it is announced again with the process.
     private func learned(_ identity: ClientIdentity) {
         model.learned(identity)
-        guard changedByBox.changedBy.uniqueName == identity.uniqueName, changedByBox.changedBy != identity else { return }
+        guard changedByBox.changedBy.uniqueName == identity.uniqueName,
+            changedByBox.changedBy != identity
+        else { return }
         changedByBox.changedBy = identity
         do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface,
-                                                 names: [SelectorProperty.changedBy.name])
+            try connection.emitPropertiesChanged(
+                path: SelectorBus.path, interface: SelectorBus.interface,
+                names: [SelectorProperty.changedBy.name])
         } catch {
             log("could not announce who made a change on the session bus: \(error)")
         }
@@ -242,7 +286,9 @@ public final class SizeSelectorObject {
         for entry in prepared where entry.facts == state { return entry.announcement }
         var combined = Announcement()
         for fact in state.cases { combined.add(Self.announcement(of: fact)) }
-        let made = (combined.properties.map(\.name), combined.committed, combined.authored, combined.recorded)
+        let made = (
+            combined.properties.map(\.name), combined.committed, combined.authored, combined.recorded
+        )
         if prepared.count < 32 { prepared.append((state, made)) }
         return made
     }
@@ -274,11 +320,13 @@ extension SizeSelectorObject: ModelAdapter {
         }
         guard !names.isEmpty else { return }
         do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: names)
+            try connection.emitPropertiesChanged(
+                path: SelectorBus.path, interface: SelectorBus.interface, names: names)
             if announced.committed {
                 // State: it carries the committed index and size now, so the latest is enough.
-                try connection.emitSignal(path: SelectorBus.path, interface: SelectorBus.interface,
-                                          member: SelectorSignal.committed.name, arguments: committedReply, as: .state)
+                try connection.emitSignal(
+                    path: SelectorBus.path, interface: SelectorBus.interface,
+                    member: SelectorSignal.committed.name, arguments: committedReply, as: .state)
             }
         } catch {
             log("could not announce a change on the session bus: \(error)")
@@ -291,7 +339,8 @@ extension SizeSelectorObject {
     /// `StateSaving` (saving started to fail, or works again), `ConfigProblems` (a reload).
     func announce(_ property: SelectorProperty) {
         do {
-            try connection.emitPropertiesChanged(path: SelectorBus.path, interface: SelectorBus.interface, names: [property.name])
+            try connection.emitPropertiesChanged(
+                path: SelectorBus.path, interface: SelectorBus.interface, names: [property.name])
         } catch {
             log("cannot announce \(property.name): \(error.message)")
         }

@@ -16,8 +16,10 @@ extension RunningSettings {
     /// nothing. `merged`: how many more SIGHUPs this reload stands for (`ReloadRequests`), said
     /// first in its log line.
     func reload(merged: Int = 0, reread: () throws(InvalidValue) -> DaemonSettings) {
-        let head = "reload (SIGHUP): "
-            + (merged > 0 ? "merging \(merged) more SIGHUPs that came within \(ReloadRequests.spacing) s; " : "")
+        let head =
+            "reload (SIGHUP): "
+            + (merged > 0
+                ? "merging \(merged) more SIGHUPs that came within \(ReloadRequests.spacing) s; " : "")
         let wanted: DaemonSettings
         do {
             wanted = try reread()
@@ -33,15 +35,20 @@ extension RunningSettings {
         var parts: [String] = []
         if !result.applied.isEmpty { parts.append("applied " + result.applied.joined(separator: ", ")) }
         if let refused = result.refused {
-            parts.append("\(refused.names) not applied, the running ones stay: \(refused.error.dbusError.message)")
+            parts.append(
+                "\(refused.names) not applied, the running ones stay: \(refused.error.dbusError.message)"
+            )
         }
         if parts.isEmpty { parts.append("nothing to apply") }
         if override.sizes != nil, wanted.snapper.sizes != before.snapper.sizes {
-            parts.append("the file's new sizes wait: a list set at run time stays in force until it is reverted")
+            parts.append(
+                "the file's new sizes wait: a list set at run time stays in force until it is reverted")
         }
         let atRestart = Self.restartOnly(inForce, wanted)
         if !atRestart.isEmpty {
-            parts.append("changed, but only taking effect at the next start: " + atRestart.joined(separator: ", "))
+            parts.append(
+                "changed, but only taking effect at the next start: " + atRestart.joined(separator: ", ")
+            )
         }
         log(head + parts.joined(separator: "; "))
     }

@@ -18,7 +18,10 @@ public struct SettingsOverride: Equatable, Sendable {
     /// `file` with this override on top.
     public func applied(to file: DaemonSettings) -> DaemonSettings {
         var settings = file
-        if let sizes { settings.snapper = Snapper(sizes: sizes, track: file.snapper.track, layout: file.snapper.layout) }
+        if let sizes {
+            settings.snapper = Snapper(
+                sizes: sizes, track: file.snapper.track, layout: file.snapper.layout)
+        }
         return settings
     }
 }
@@ -58,8 +61,10 @@ public final class RunningSettings {
     private weak var accessibility: AccessibilityService?
 
     /// `settings` are in force already: the model, the guard and the accessible side were made from them.
-    init(_ settings: DaemonSettings, model: SelectionModel, config: ConfigReport = ConfigReport(),
-         previewGuard: PreviewGuard? = nil, accessibility: AccessibilityService? = nil) {
+    init(
+        _ settings: DaemonSettings, model: SelectionModel, config: ConfigReport = ConfigReport(),
+        previewGuard: PreviewGuard? = nil, accessibility: AccessibilityService? = nil
+    ) {
         file = settings
         inForce = settings
         self.model = model
@@ -76,7 +81,9 @@ public final class RunningSettings {
     public func set(_ new: SettingsOverride, as cause: ChangeCause) throws(ModelError) -> [String] {
         let applied = try applyWhole(new.applied(to: file), as: cause)
         override = new
-        log("run-time settings (\(cause.kind.rawValue) by \(cause.by.uniqueName)): " + (applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", ")))
+        log(
+            "run-time settings (\(cause.kind.rawValue) by \(cause.by.uniqueName)): "
+                + (applied.isEmpty ? "nothing to apply" : "applied " + applied.joined(separator: ", ")))
         return applied
     }
 
@@ -86,12 +93,15 @@ public final class RunningSettings {
         guard override != .none else { return [] }
         let applied = try applyWhole(file, as: cause)
         override = .none
-        log("run-time settings reverted (\(cause.kind.rawValue) by \(cause.by.uniqueName)): the file's settings apply again"
-            + (applied.isEmpty ? "" : "; applied " + applied.joined(separator: ", ")))
+        log(
+            "run-time settings reverted (\(cause.kind.rawValue) by \(cause.by.uniqueName)): the file's settings apply again"
+                + (applied.isEmpty ? "" : "; applied " + applied.joined(separator: ", ")))
         return applied
     }
 
-    private func applyWhole(_ target: DaemonSettings, as cause: ChangeCause) throws(ModelError) -> [String] {
+    private func applyWhole(_ target: DaemonSettings, as cause: ChangeCause) throws(ModelError)
+        -> [String]
+    {
         let result = apply(target, as: cause)
         if let refused = result.refused { throw refused.error }
         return result.applied
@@ -111,7 +121,8 @@ public final class RunningSettings {
         var result = Applied()
         if target.previewTimeout != inForce.previewTimeout {
             previewGuard?.timeout = target.previewTimeout
-            result.applied.append("preview-timeout \(inForce.previewTimeout) -> \(target.previewTimeout)")
+            result.applied.append(
+                "preview-timeout \(inForce.previewTimeout) -> \(target.previewTimeout)")
             inForce.previewTimeout = target.previewTimeout
         }
         if target.announce != inForce.announce {
@@ -125,7 +136,10 @@ public final class RunningSettings {
             do {
                 try model.setSnapper(target.snapper, as: cause)
                 inForce.snapper = target.snapper
-                result.applied.append(names + (model.committedSize == size ? "" : " (committed size \(size) -> \(model.committedSize))"))
+                result.applied.append(
+                    names
+                        + (model.committedSize == size
+                            ? "" : " (committed size \(size) -> \(model.committedSize))"))
             } catch {
                 result.refused = (names, error)
             }
