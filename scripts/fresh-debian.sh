@@ -121,6 +121,9 @@ fresh() {   # fresh NAME: a new minbase system at $root, ready to chroot into
     start=$(date +%s)
     debootstrap --variant=minbase --cache-dir="$cache/debootstrap" "$suite" "$root" "$mirror" >"$top/debootstrap.log" 2>&1 ||
         { tail -n 20 "$top/debootstrap.log"; exit 1; }
+    # The system's root a mount point of its own, as on a real machine (unshare --mount-proc, which
+    # PidReuseTests uses, refuses a root that is not one).
+    mount --bind "$root" "$root"
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
     mount --rbind /dev "$root/dev"
