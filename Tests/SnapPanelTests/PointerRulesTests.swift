@@ -94,6 +94,17 @@ struct PointerRulesTests {
         #expect(rules.begin(widgetX: 90, thumbX: 168, radius: 12, geometry: Self.ltr) == .preview(90))
     }
 
+    @Test(
+        "a drag whose preview the daemon refused previews nothing more, and its release commits nothing")
+    func abandoned() {
+        var rules = DragRules(mode: .track)
+        #expect(rules.begin(widgetX: 12, thumbX: 168, radius: 12, geometry: Self.ltr) == .preview(12))
+        rules.abandon()
+        #expect(rules.update(offset: 10, geometry: Self.ltr) == nil)
+        #expect(rules.end(offset: 10, geometry: Self.ltr) == nil)
+        #expect(rules.begin(widgetX: 90, thumbX: 168, radius: 12, geometry: Self.ltr) == .preview(90))
+    }
+
     @Test("thumb mode: a press on the thumb keeps the grab offset; a press elsewhere does nothing")
     func thumbDrag() {
         var rules = DragRules(mode: .thumb)

@@ -79,6 +79,14 @@ public struct DragRules: Equatable, Sendable {
         return .cancel
     }
 
+    /// The daemon refused the drag's preview (another client holds one): the gesture goes on in GTK,
+    /// but its updates preview nothing and its release commits nothing, so that letting go after the
+    /// other client has finished does not commit where the refused press happened to be.
+    public mutating func abandon() {
+        guard case .dragging = phase else { return }
+        phase = .ignoring
+    }
+
     /// The track's width and direction, for the mirror of a right-to-left track.
     public struct Geometry: Equatable, Sendable {
         public var trackWidth: Double

@@ -218,6 +218,10 @@ final class PanelWindow {
         trace.sent("Preview", x)
         link?.call(.preview, shim_tuple_d(x)) { [unowned self] result in
             refused(result)
+            if case .failure = result {
+                track.abandonDrag()
+                previews.dropWaiting()
+            }
             if let next = previews.answered() { sendPreview(next) }
         }
     }

@@ -79,6 +79,9 @@ final class TrackView {
         gtk_widget_queue_draw(widget)
     }
 
+    /// Ends a drag whose preview the daemon refused: nothing more is sent for it (DragRules.abandon).
+    func abandonDrag() { rules.abandon() }
+
     /// Cancels a drag in progress (Escape, focus lost, hidden): GTK then reports the gesture's cancel.
     func cancelDrag() {
         guard rules.isDragging else { return }
