@@ -7,9 +7,9 @@ public enum SpeechTiming {
     /// goes out at once. The `Speaker`'s default; it must be at least `minimumGap`, or the trailing
     /// utterance of a burst comes too soon after the one before it (SpeakerTests checks).
     public static let window = 0.25
-    /// Between two utterances at least this much. Measured with real Orca 48 (two announcements
-    /// this far apart, twice each): 0.03-0.08 s always dropped, 0.09-0.11 s sometimes, 0.12 s and
-    /// more kept; Orca times them as it takes them from its queue, so there is jitter to allow for.
+    /// Between two utterances at least this much: Orca 48 drops an announcement that comes too soon
+    /// after the one before it, and times them as it takes them from its queue, so there is jitter to
+    /// allow for (the measured gaps are in Benchmarks/PERFORMANCE-LOG.md).
     public static let minimumGap = 0.2
     /// What an observer adds to `window` so that the daemon's loop has ended the window it timed.
     public static let margin = 0.05

@@ -8,8 +8,8 @@ extension Connection {
     /// order for `Focus` (FocusAnswers). Throws when the bus does not answer within `timeoutMilliseconds`.
     public func roundTripToBus(timeoutMilliseconds: Int32 = 5000) throws(MethodError) {
         _ = try call(
-            destination: "org.freedesktop.DBus", path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-            interface: "org.freedesktop.DBus.Peer", member: "Ping",
+            destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.peer.rawValue,
+            member: "Ping",
             timeoutMilliseconds: timeoutMilliseconds)
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 /// and the performance log names a file that exists (and a heading in it, for `#anchor`), and neither the
 /// README nor a comment in Sources/ carries a measured figure. Measurements belong in
 /// Benchmarks/PERFORMANCE-LOG.md, the latest table in docs/PERFORMANCE.md; code and prose name the
-/// constant they mean (`Speaker.window`) rather than repeating its value.
+/// constant they mean (`SpeechTiming.window`) rather than repeating its value.
 @Suite("Documentation")
 struct DocsTests {
     /// The documents whose links are checked, relative to the package's folder.

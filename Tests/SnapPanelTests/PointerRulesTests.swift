@@ -160,6 +160,7 @@ struct PointerRulesTests {
         let other = ClientIdentity(
             uniqueName: ":1.9", pid: 4242, command: "snapsizectl drag\u{202E}\u{1B}[2J")
         let view = PanelView(state: Self.state(shown: 0, previewing: true, by: other), ownName: ":1.5")
-        #expect(view.holderNotice == "Preview held by snapsizectl drag[2J (pid 4242)")
+        // Replaced as everywhere a person reads a client's words (Texts.printable), not silently dropped.
+        #expect(view.holderNotice == "Preview held by snapsizectl drag??[2J (pid 4242)")
     }
 }

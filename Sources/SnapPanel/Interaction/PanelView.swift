@@ -64,21 +64,14 @@ public struct PanelView: Equatable, Sendable {
     }
 }
 
-/// Text from the bus (a client's command, the daemon's words) made safe to show: control and
-/// bidirectional-formatting characters dropped (a command line could carry them to reorder or hide
-/// what a person reads), and the length bounded.
+/// Text from the bus (a client's command, the daemon's words) as the panel shows it: made printable by
+/// the project's one rule (`Texts.printable`: controls and bidi formatting replaced, so a command line
+/// cannot reorder or hide what a person reads), and bounded in length for a label.
 public enum SafeText {
     public static let maximumLength = 200
 
     public static func shown(_ text: String) -> String {
-        let kept = text.unicodeScalars.filter { scalar in
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator: false
-            default: true
-            }
-        }
-        var result = String(String.UnicodeScalarView(kept))
-        if result.count > maximumLength { result = String(result.prefix(maximumLength)) + "…" }
-        return result
+        let printable = Texts.printable(text)
+        return printable.count > maximumLength ? String(printable.prefix(maximumLength)) + "…" : printable
     }
 }
