@@ -9,7 +9,7 @@ import TestSupport
 @Suite("Reliability: a crowd of silent clients", .serialized)
 struct CrowdFaultTests {
     @Test(
-        "8 (long form: 32) silent, subscribed, pipelining clients on each bus: another client on each bus answered within 2 s, memory back within 1 MiB after"
+        "8 (long form: 32) silent, subscribed, pipelining clients on each bus: memory bounded and back within 1 MiB after they leave; another client on each bus answered within 1 s (the bus allowing)"
     )
     func silentCrowd() throws {
         let desktop = try BacklogFaultTests.Desktop()
@@ -39,7 +39,8 @@ struct CrowdFaultTests {
             var at = Date()
             asked.session += 1
             do {
-                _ = try desktop.selector(asked.session % 2 == 0 ? "Decrement" : "Increment")
+                _ = try desktop.selector(
+                    asked.session % 2 == 0 ? "Decrement" : "Increment", timeout: crowdAnswerBound)
                 answered.session += 1
             } catch {
                 outcomes.append("session: \(error)")
@@ -48,7 +49,8 @@ struct CrowdFaultTests {
             at = Date()
             asked.a11y += 1
             do {
-                try desktop.slider("org.a11y.atspi.Accessible", "GetAttributes")
+                try desktop.slider(
+                    "org.a11y.atspi.Accessible", "GetAttributes", timeout: crowdAnswerBound)
                 answered.a11y += 1
             } catch {
                 outcomes.append("accessibility: \(error)")
@@ -67,18 +69,19 @@ struct CrowdFaultTests {
             return after.pss - idle.pss <= 1024
         }
         print(
-            "silent crowd of \(clients) + \(clients) for \(Int(seconds)) s: answered within 2 s \(answered.session) of "
+            "silent crowd of \(clients) + \(clients) for \(Int(seconds)) s: answered within 1 s \(answered.session) of "
                 + "\(asked.session) session calls (slowest \(Int(slowest.session * 1000)) ms), \(answered.a11y) of \(asked.a11y) "
                 + "AT-SPI calls (slowest \(Int(slowest.a11y * 1000)) ms); Pss \(idle.pss) -> peak \(peak.pss) -> \(after.pss) KiB, "
                 + "Pss_Anon \(idle.anonymous) -> \(peak.anonymous) -> \(after.anonymous) KiB")
-        // Not met yet (issue 33): dbus-daemon 1.14 walks its whole list of calls awaiting a reply for
-        // every call it routes (bus_connections_expect_reply, most of its CPU under perf), and reads
-        // each connection a few KiB per turn, so N clients that pipeline calls get N times the share
-        // of the daemon's answers: the list grows towards N x max_replies_per_connection and every
-        // call on that bus slows, the well-behaved one's included. Seen to pass now and then (the
-        // merged signals help); the figures are printed above and in the commit that added this test.
+        // The memory is the daemon's own: back within 1 MiB (issue 33). The answers within a second
+        // are the bus's: the same crowd against a service that does nothing but answer
+        // (Tests/Scripts/crowd-control.py, responder.c) leaves its well-behaved client unanswered too,
+        // on dbus-daemon 1.14 and on dbus-broker 33 (Benchmarks/PERFORMANCE-LOG.md, "A crowd of
+        // silent clients"): dbus-daemon walks its whole list of calls awaiting a reply for every call
+        // it routes, and that list grows towards N x max_replies_per_connection.
         withKnownIssue(
-            "a crowd of pipelining clients slows dbus-daemon itself (issue 33)", isIntermittent: true
+            "a crowd of pipelining clients slows the bus itself, whatever the service (issue 33)",
+            isIntermittent: true
         ) {
             #expect(
                 answered.session == asked.session,
@@ -86,22 +89,21 @@ struct CrowdFaultTests {
             #expect(
                 answered.a11y == asked.a11y,
                 "\(answered.a11y) of \(asked.a11y) AT-SPI calls answered: \(outcomes)")
-            if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
-                #expect(
-                    after.pss - idle.pss <= 1024,
-                    "Pss \(idle.pss) KiB before, \(after.pss) KiB after the crowd left")
-            }
         }
-        // What must hold already: bounded, and every well-behaved call answered once the crowd left (above).
+        // What holds: bounded while they pipeline, every well-behaved call answered once they left
+        // (above), and the memory back.
         if ProcessInfo.processInfo.environment["SNAPSIZE_SANITIZER"] == nil {
             #expect(
                 peak.anonymous - idle.anonymous <= 8 * 1024,
                 "Pss_Anon \(idle.anonymous) KiB idle, \(peak.anonymous) KiB at the peak")
             #expect(
-                after.pss - idle.pss <= 4 * 1024,
+                after.pss - idle.pss <= 1024,
                 "Pss \(idle.pss) KiB before, \(after.pss) KiB after the crowd left")
         }
     }
 }
+
+/// How long a well-behaved client waits for an answer while the crowd pipelines (issue 33: a second).
+private let crowdAnswerBound: Int32 = 1000
 
 private let crowdSliderPath = ObjectPath(rawValue: "/org/a11y/atspi/accessible/slider")!

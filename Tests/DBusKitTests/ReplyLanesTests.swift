@@ -57,16 +57,48 @@ struct ReplyLanesTests {
     @Test("a lane that never empties keeps only what still waits")
     func compaction() {
         var lanes = ReplyLanes()
-        for serial in 0..<10_000 { lanes.refuse(serial: UInt32(serial), of: ":1.9") }
+        // Serials two apart: no run longer than one, the worst case for memory.
+        for serial in 0..<10_000 { lanes.refuse(serial: UInt32(serial * 2), of: ":1.9") }
         for _ in 0..<9_990 { _ = lanes.takeNext() }
         #expect(lanes.waiting(for: ":1.9") == 10 && lanes.refusalCount == 10)
         #expect(
-            lanes.storedRefusals(for: ":1.9") < 3_000,
+            lanes.storedRefusalRuns(for: ":1.9") < 3_000,
             "taken serials are dropped once they are most of the lane")
         guard case .refusal(let serial, _) = lanes.takeNext() else {
             Issue.record("no refusal left")
             return
         }
-        #expect(serial == 9_990)
+        #expect(serial == 19_980)
+    }
+
+    @Test("a pipelining sender's refused serials are kept as runs, and come back one by one in order")
+    func refusalRuns() {
+        var lanes = ReplyLanes()
+        let serials: [UInt32] = Array(100..<50_100) + [7, 8, 50_100, UInt32.max, 0, 1]
+        for serial in serials { lanes.refuse(serial: serial, of: ":1.9") }
+        #expect(lanes.storedRefusalRuns(for: ":1.9") == 4, "100...50_099, 7...8, 50_100, UInt32.max...1")
+        #expect(lanes.refusalCount == serials.count)
+        var taken: [UInt32] = []
+        while case .refusal(let serial, let destination)? = lanes.takeNext() {
+            #expect(destination == ":1.9")
+            taken.append(serial)
+        }
+        #expect(taken == serials && lanes.isEmpty && lanes.refusalCount == 0)
+    }
+
+    @Test("a refusal after the lane's runs were all taken starts a new run")
+    func refusalAfterTaken() {
+        var lanes = ReplyLanes()
+        lanes.append(reply(1, to: ":1.9"), to: ":1.9")
+        lanes.refuse(serial: 5, of: ":1.9")
+        _ = lanes.takeNext()
+        lanes.refuse(serial: 6, of: ":1.9")
+        guard case .refusal(let first, _)? = lanes.takeNext(),
+            case .refusal(let second, _)? = lanes.takeNext()
+        else {
+            Issue.record("two refusals expected")
+            return
+        }
+        #expect(first == 5 && second == 6 && lanes.isEmpty)
     }
 }

@@ -27,8 +27,10 @@ struct OutboxLimits {
     let floodLaneLimit: Int
 
     /// Replies (and refusals) waiting for one destination at which its further calls are refused
-    /// with LimitsExceeded until its lane is empty: well above what a client waiting for its
-    /// answers has in flight.
+    /// with LimitsExceeded until its lane is empty: above what a client waiting for its answers has
+    /// in flight (lanes hold replies only in a backlog, past `lanesEngageLimit`). Small, because a
+    /// crowd refused sooner lets the bus clear its calls sooner, and what waits is heap that a crowd
+    /// would leave fragmented.
     let waitingCallsPerSender: Int
 
     /// Replies waiting in all lanes above which the connection stops reading (as past
@@ -89,7 +91,7 @@ struct OutboxLimits {
     /// What every connection uses.
     static let standard = OutboxLimits(
         backlogLimit: 64 * 1024, readingPauseLimit: 256 * 1024,
-        lanesEngageLimit: 64 * 1024, laneLimit: 16 * 1024, floodLaneLimit: 4 * 1024,
-        waitingCallsPerSender: 128, laneMessageLimit: 1024, laneRefusalLimit: 1 << 18,
+        lanesEngageLimit: 64 * 1024, laneLimit: 16 * 1024, floodLaneLimit: 2 * 1024,
+        waitingCallsPerSender: 16, laneMessageLimit: 128, laneRefusalLimit: 1 << 18,
         maximumHeldPerClient: 64, smallSocketBuffer: 4 * 1024, messagesPerRound: 256)
 }

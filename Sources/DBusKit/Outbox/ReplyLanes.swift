@@ -10,28 +10,63 @@
 /// (round-robin), a little at a time: another client's reply is next in line, whatever one sender
 /// has queued. A sender with too many replies waiting is refused at once with LimitsExceeded (what
 /// dbus-daemon itself answers a sender past its limits); the refusal keeps only the call's serial
-/// until it is its turn, so a flood costs a few bytes per call, not a reply each.
+/// until it is its turn, and a pipelining sender's serials follow one another, so a run of them is
+/// kept as its first serial and a count: a flood costs a few bytes per run, not a reply per call.
+/// (Kept one by one, a crowd's serials grew arrays to hundreds of KiB whose freed copies, among
+/// what lives on, stayed resident after the crowd left: Benchmarks/PERFORMANCE-LOG.md.)
 struct ReplyLanes {
     /// What one destination waits for, in order: its replies, then its refusals. Once a lane refuses
     /// it refuses until it is empty, so no reply can come after a refusal made before its call.
     struct Lane {
+        /// Consecutive serials refused: `first`, `first + 1`, ... `count` of them.
+        struct Run {
+            var first: UInt32
+            var count: Int
+        }
+
         var messages: [Message] = []
         var messagesTaken = 0
-        var refusals: [UInt32] = []
-        var refusalsTaken = 0
-        var count: Int { messages.count - messagesTaken + refusals.count - refusalsTaken }
-        var isRefusing: Bool { refusals.count > refusalsTaken }
+        var refusals: [Run] = []
+        var runsTaken = 0
+        /// How many of the oldest run's serials were taken.
+        var takenInRun = 0
+        var refusalCount = 0
+        var count: Int { messages.count - messagesTaken + refusalCount }
+        var isRefusing: Bool { refusalCount > 0 }
+
+        mutating func refuse(_ serial: UInt32) {
+            if let last = refusals.last, runsTaken < refusals.count,
+                last.first &+ UInt32(truncatingIfNeeded: last.count) == serial
+            {
+                refusals[refusals.count - 1].count += 1
+            } else {
+                refusals.append(Run(first: serial, count: 1))
+            }
+            refusalCount += 1
+        }
+
+        mutating func takeRefusal() -> UInt32 {
+            let run = refusals[runsTaken]
+            let serial = run.first &+ UInt32(truncatingIfNeeded: takenInRun)
+            takenInRun += 1
+            if takenInRun == run.count {
+                runsTaken += 1
+                takenInRun = 0
+            }
+            refusalCount -= 1
+            return serial
+        }
 
         /// Drops what was taken once it is most of the lane: a lane that refuses for as long as a
-        /// flood lasts is never empty, and must not keep every serial it ever held.
+        /// flood lasts is never empty, and must not keep every reply or run it ever held.
         mutating func compact() {
             if messagesTaken >= 64, messagesTaken * 2 >= messages.count {
                 messages.removeFirst(messagesTaken)
                 messagesTaken = 0
             }
-            if refusalsTaken >= 1024, refusalsTaken * 2 >= refusals.count {
-                refusals.removeFirst(refusalsTaken)
-                refusalsTaken = 0
+            if runsTaken >= 64, runsTaken * 2 >= refusals.count {
+                refusals.removeFirst(runsTaken)
+                runsTaken = 0
             }
         }
     }
@@ -51,8 +86,9 @@ struct ReplyLanes {
 
     var isEmpty: Bool { ring.isEmpty }
 
-    /// How many refusals `destination`'s lane keeps in memory, taken ones included (for tests).
-    func storedRefusals(for destination: String) -> Int { lanes[destination]?.refusals.count ?? 0 }
+    /// How many runs of refused serials `destination`'s lane keeps in memory, taken ones included
+    /// (for tests).
+    func storedRefusalRuns(for destination: String) -> Int { lanes[destination]?.refusals.count ?? 0 }
 
     /// How many replies (and refusals) wait for `destination`.
     func waiting(for destination: String) -> Int { lanes[destination]?.count ?? 0 }
@@ -71,7 +107,7 @@ struct ReplyLanes {
 
     mutating func refuse(serial: UInt32, of sender: String) {
         if lanes[sender] == nil { ring.append(sender) }
-        lanes[sender, default: Lane()].refusals.append(serial)
+        lanes[sender, default: Lane()].refuse(serial)
         refusalCount += 1
     }
 
@@ -87,8 +123,7 @@ struct ReplyLanes {
             lane.messagesTaken += 1
             messageCount -= 1
         } else {
-            item = .refusal(serial: lane.refusals[lane.refusalsTaken], destination: destination)
-            lane.refusalsTaken += 1
+            item = .refusal(serial: lane.takeRefusal(), destination: destination)
             refusalCount -= 1
         }
         if lane.count == 0 {
