@@ -35,6 +35,13 @@ extension OrcaTests {
             try TestSupport.xdotool(arguments, environment: environment)
         }
         try panel.focus()
+        /// Braille: the lines Orca showed since `markBraille()` (whole lines, as a person pans).
+        var brailleStart = 0
+        func markBraille() { brailleStart = orca.braille.count }
+        func brailleSince() -> [String] { Array(orca.braille.dropFirst(brailleStart)) }
+        func showsBraille(_ text: String) -> Bool {
+            waitUntil(timeout: 10) { brailleSince().contains { $0.contains(text) } }
+        }
 
         // (1) Focus into the track: Tab to Smaller, then Shift+Tab back. The label and the size, once.
         speech.begin("panel 1 Tab, then Shift+Tab into the track")
@@ -43,16 +50,36 @@ extension OrcaTests {
             waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
         speech.settle()
         speech.mark()
+        markBraille()
         try xdotool(["key", "shift+Tab"])
         #expect(waitUntil(timeout: 10) { orca.locus.last == "slider | Circle size" }, "\(orca.locus)")
         speech.settle()
         #expect(speech.current.first?.hasPrefix("Circle size") == true, "\(speech.current)")
         #expect(speech.current.filter { $0.contains("60 points") }.count == 1, "\(speech.current)")
+        // Braille: the track's line ("Circle size slider" on Orca 43; Orca 48 adds the description, the size).
+        #expect(showsBraille("Circle size slider"), "\(brailleSince())")
 
         // (2) Right: committed by the daemon, spoken once (its announcement; the focused track stays quiet).
         speech.begin("panel 2 Right: 60 -> 80")
+        markBraille()
         try xdotool(["key", "Right"])
         #expect(speech.heard(["80 points"]), "\(speech.current)")
+        // Braille: the new size, as a flash of the announcement (brailleFlashTime, 2 s here).
+        #expect(showsBraille("80 points"), "\(brailleSince())")
+        // Known limit (docs/PANEL.md): after the flash, the line at rest is the one Orca made when focus
+        // arrived. Orca rebuilds a focused object's line only for a focus, name, value or text event;
+        // GTK 4.8 gives the track no Value, and a name or focus event would be spoken a second time.
+        #expect(
+            waitUntil(timeout: 10) {
+                let lines = brailleSince()
+                return lines.lastIndex(of: "80 points").map { $0 < lines.count - 1 } ?? false
+            }, "the flash ends: \(brailleSince())")
+        let atRest = orca.braille.last ?? ""
+        withKnownIssue(
+            "the braille line at rest keeps the size it had at focus (Orca 48) or none (Orca 43)"
+        ) {
+            #expect(atRest.contains("80 points"), "the line at rest: \(atRest)")
+        }
 
         // (3) A drag from 168 to 324 and release: nothing during the preview, the commit once.
         speech.begin("panel 3 drag 168 -> 246 -> 324, release: 80 -> 100")
@@ -61,15 +88,19 @@ extension OrcaTests {
         try panel.move(to: 324)
         Thread.sleep(forTimeInterval: 1)
         #expect(speech.current.isEmpty, "nothing while previewing: \(speech.current)")
+        markBraille()
         try panel.release()
         #expect(speech.heard(["100 points"]), "\(speech.current)")
+        #expect(showsBraille("100 points"), "\(brailleSince())")
 
         // (4) A change from elsewhere (a key bound to snapsizectl) while the panel's track has focus: once.
         speech.begin("panel 4 snapsizectl dec while the panel has focus: 100 -> 80")
+        markBraille()
         let result = try run(snapsizectl, ["dec"], environment: environment, timeout: 20)
         speech.note("snapsizectl dec answered \(result.stdout.trimmingCharacters(in: .newlines))")
         #expect(result.status == 0, "\(result)")
         #expect(speech.heard(["80 points"]), "\(speech.current)")
+        #expect(showsBraille("80 points"), "\(brailleSince())")
         #expect(
             orca.locus.last == "slider | Circle size",
             "the panel's track kept Orca's focus: \(orca.locus)")
@@ -91,5 +122,22 @@ extension OrcaTests {
         #expect(
             speech.current.filter { $0.contains("80 points") }.count == 1
                 && !speech.current.contains { $0.contains("100 points") }, "\(speech.current)")
+
+        // (6) The panel speaks none of its own changes (GTK 4.8 gives its track no Value): with the
+        // daemon's speech off, Right on the focused track commits and Orca says nothing. The daemon's
+        // announcement is the one voice, so a rule keeping the daemon quiet for the changes of the
+        // application that holds focus would silence the panel (docs/PANEL.md, "Screen readers").
+        speech.begin("panel 6 snapsized restarted with --announce never: Right 60 -> 80, nothing heard")
+        try fixture.stopActivated()
+        try fixture.startDaemon(["--announce", "never"], environment: fixture.stack.environment)
+        _ = try fixture.python("inspect_slider.py")
+        #expect(panel.shows(["selected": "2"]), "the panel follows the new daemon: \(panel.shownState)")
+        speech.settle()
+        speech.mark()
+        try xdotool(["key", "Right"])
+        #expect(panel.shows(["selected": "3"]), "committed: \(panel.shownState)")
+        speech.note("Right committed 80")
+        speech.settle()
+        #expect(speech.current.isEmpty, "the panel said its own change: \(speech.current)")
     }
 }

@@ -55,4 +55,35 @@ struct PanelAccessibleTests {
                 }
             })
     }
+
+    @Test(
+        "Large Text turned on in the high-contrast theme: the slider's extents are still the track's, where it moved"
+    )
+    func largeTextExtents() throws {
+        guard let panelPath = productPath("snapsize-panel") else {
+            throw TestFailure("snapsize-panel is not built")
+        }
+        let display = try VirtualDisplay()
+        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
+        var environment = fixture.stack.environment
+        environment["NO_AT_BRIDGE"] = nil
+        environment["GTK_THEME"] = "Default-hc"
+        let panel = try PanelProcess(panelPath, environment: environment)
+        defer { panel.stop() }
+        let before = panel.track
+        let settings = try DesktopSettings(
+            display: display.display, textScalingFactor: DesktopSettings.largeTextFactor)
+        defer { settings.stop() }
+        #expect(waitUntil(timeout: 10) { panel.track.y > before.y }, "\(panel.child.stdout)")
+        let track = panel.track
+        var extents: [Int] = []
+        #expect(
+            waitUntil(timeout: 20, interval: 0.2) {
+                let objects =
+                    ((try? fixture.python("inspect_panel.py")["objects"]) as? [[String: Any]]) ?? []
+                let slider = objects.first { $0.string("roleName") == "slider" } ?? [:]
+                extents = (slider["extents"] as? [NSNumber])?.map(\.intValue) ?? []
+                return extents == [track.x, track.y, 336, 40]
+            }, "the slider's extents \(extents), the track \(track) (before Large Text: \(before))")
+    }
 }

@@ -144,6 +144,23 @@ struct Pixels {
         }
         return longest
     }
+
+    /// The line of text nearest above row `y`: the first band of rows with ink (pixels far from
+    /// `background`) met going up, ending at a blank row; the ink's width and height in pixels.
+    func textLine(above y: Int, background: RGB) -> (width: Int, height: Int)? {
+        var rows = 0, left = width, right = -1
+        for row in stride(from: min(y, height) - 1, through: 0, by: -1) {
+            let ink = (0..<width).filter { !Pixels.close(at($0, row), background, tolerance: 80) }
+            if ink.isEmpty {
+                if rows > 0 { break }
+                continue
+            }
+            rows += 1
+            left = min(left, ink.first!)
+            right = max(right, ink.last!)
+        }
+        return rows > 0 ? (right - left + 1, rows) : nil
+    }
 }
 
 /// The article's mapping, for the expected index of an x.

@@ -7,6 +7,7 @@ import GtkShim
 final class CircleView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private(set) var diameter = 0
+    private var name = ""
 
     init() {
         widget = shim_drawing_area_new(GTK_ACCESSIBLE_ROLE_IMG)
@@ -26,7 +27,10 @@ final class CircleView {
         let side = Int32(clamping: max(120, largest + 8))
         gtk_drawing_area_set_content_width(shim_drawing_area(widget), side)
         gtk_drawing_area_set_content_height(shim_drawing_area(widget), side)
-        shim_a11y_label(widget, name)
+        if name != self.name {
+            self.name = name
+            shim_a11y_label(widget, name)
+        }
         guard diameter != self.diameter else { return }
         self.diameter = diameter
         gtk_widget_queue_draw(widget)

@@ -26,6 +26,8 @@ final class PanelWindow {
     private var previews = PreviewQueue()
     /// The last refusal or failure, shown until the next change from the daemon.
     private var problem: String?
+    /// Whether the buttons were last set for a drag in progress.
+    private var buttonsShowDragging = false
     private let trace: Trace
 
     init(grab: GrabMode, trace: Trace, quit: @escaping () -> Void) {
@@ -173,6 +175,7 @@ final class PanelWindow {
         track.show(
             trackWidth: view.state.trackWidth, inset: view.state.trackInset, ticks: view.tickPositions,
             thumbIndex: view.thumbIndex)
+        buttonsShowDragging = track.isDragging
         let smallerOn = view.smallerEnabled && !track.isDragging,
             largerOn = view.largerEnabled && !track.isDragging
         gtk_widget_set_sensitive(smaller, smallerOn ? 1 : 0)
@@ -211,7 +214,9 @@ final class PanelWindow {
             trace.sent("Cancel", nil)
             link?.call(.cancel) { [unowned self] in refused($0) }
         }
-        if let view { render(view) }  // the buttons, insensitive while dragging
+        // The buttons are insensitive while dragging: set when a drag starts or ends, not per motion
+        // (the thumb moves with the daemon's answer, which renders).
+        if let view, track.isDragging != buttonsShowDragging { render(view) }
     }
 
     private func sendPreview(_ x: Double) {
