@@ -4,8 +4,8 @@
 /* The POSIX values and calls that Swift's Glibc overlay defines in Swift (errno, environ, the
  * variadic open, fcntl and ioctl, the file type bits, SIG_DFL), each as one line of inline C. A
  * program that uses any of the overlay's own definitions links the overlay's whole code section,
- * its math wrappers included, and with it some 60 more libc and libm symbols for the dynamic loader
- * to look up at every start of snapsizectl (docs/PERFORMANCE.md). The C functions the Glibc module
+ * its math wrappers included, and with it their libc and libm symbols for the dynamic loader to look
+ * up at every start of snapsizectl (docs/PERFORMANCE.md). The C functions the Glibc module
  * imports as they are (read, poll, stat...) cost nothing of the kind. No logic. */
 #include <errno.h>
 #include <fcntl.h>
