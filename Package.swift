@@ -29,6 +29,15 @@ let directMetadataAccess = SwiftSetting.unsafeFlags([
     "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"
 ])
 
+/// Every module a Swift compiler builds imports _StringProcessing (Regex and its string algorithms)
+/// unless told not to; once one call reaches it, the linker brings in the whole library with its
+/// metadata and conformances, and the Regex parser behind it: thousands of pointers for the dynamic
+/// loader to relocate, and pages to copy, at every start of `snapsizectl`. The modules it links use
+/// none of it (Texts.contains finds a text in a text).
+let noStringProcessing = SwiftSetting.unsafeFlags([
+    "-Xfrontend", "-disable-implicit-string-processing-module-import"
+])
+
 /// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
 /// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
 /// the objects used: lld reads a linker script of scripts/static-link naming the archive instead of each
@@ -57,21 +66,29 @@ let package = Package(
     targets: [
         // Pure Swift: the snapping rules and the selection state machine. No Foundation, no C.
         // (`rounded()` lowers to libm's round(), which the linker must be told about.)
-        .target(name: "SnapCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(
+            name: "SnapCore", swiftSettings: [noStringProcessing], linkerSettings: [.linkedLibrary("m")]),
 
         // glibc's gettext (libintl.h), which Swift's Glibc module does not expose; part of libc, nothing to link.
         .systemLibrary(name: "CIntl"),
         // Every word a person reads or hears about the selection, through gettext (text domain
         // `snapsize`, catalogs in po/). Above the core, so SnapCore stays pure Swift.
-        .target(name: "SnapTexts", dependencies: ["SnapCore", "CIntl"]),
+        .target(
+            name: "SnapTexts", dependencies: ["SnapCore", "CIntl", "CPOSIX"],
+            swiftSettings: [noStringProcessing]),
 
         // Parsers for flag and config-file values, shared by the daemon and the CLI; and the speech timing
         // (SpeechTiming), which the tests and the benchmark wait on by name.
-        .target(name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"]),
+        .target(
+            name: "SnapSettings", dependencies: ["SnapCore", "SnapTexts"],
+            swiftSettings: [noStringProcessing]),
 
         // glibc's <malloc.h> (mallopt, malloc_trim), which the Glibc module leaves out: snapsized's memory
         // setting, and SystemCalls' giving memory back after a backlog.
         .systemLibrary(name: "CMalloc"),
+        // errno, environ, the variadic open, fcntl and ioctl and a few macros as inline C, instead of
+        // Swift's Glibc overlay, which would link its math wrappers into the programs (CPOSIX/shim.h).
+        .systemLibrary(name: "CPOSIX"),
         // The process's own argv, kept by a constructor that glibc calls with it, for processArguments()
         // and CommandLine.arguments: the Swift runtime's Linux way reads /proc/self/maps at every start
         // and finds nothing where /proc is not mounted (arguments.c).
@@ -83,25 +100,27 @@ let package = Package(
         // Beside them the process utilities every program needs and that mean nothing to D-Bus: the
         // arguments, the environment, diagnostic lines on stderr, the monotonic clock, giving free memory back.
         .target(
-            name: "SystemCalls", dependencies: ["CMalloc", "CArguments"],
-            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
+            name: "SystemCalls", dependencies: ["CMalloc", "CArguments", "CPOSIX"],
+            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug)), noStringProcessing]),
 
         // libdbus-1 as a system library; only DBusKit may import it (and the benchmark's client, which
         // must cost the same whichever server it measures, so it is plain libdbus, not the code under test).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Swift wrapper over libdbus: names, values, connections, object tables, the poll(2) event loop.
         .target(
-            name: "DBusKit", dependencies: ["CDBus", "SystemCalls"],
-            swiftSettings: [uncheckedExclusivityInRelease]),
+            name: "DBusKit", dependencies: ["CDBus", "SystemCalls", "CPOSIX"],
+            swiftSettings: [uncheckedExclusivityInRelease, noStringProcessing]),
 
         // AT-SPI2 over DBusKit: the accessible application root and one slider, knowing nothing about snapping.
         .target(
             name: "AtSpi", dependencies: ["DBusKit", "SystemCalls"],
-            swiftSettings: [uncheckedExclusivityInRelease]),
+            swiftSettings: [uncheckedExclusivityInRelease, noStringProcessing]),
 
         // org.snapsize.SizeSelector1 as both sides see it: names, error names, methods, properties (signature,
         // encoding, decoding) and reply shapes. Nothing else spells the contract.
-        .target(name: "SizeSelectorContract", dependencies: ["DBusKit"]),
+        .target(
+            name: "SizeSelectorContract", dependencies: ["DBusKit"],
+            swiftSettings: [noStringProcessing]),
 
         // The daemon: the one owner of the selection, persistence, org.snapsize.SizeSelector1, the accessible slider.
         .target(
@@ -131,16 +150,24 @@ let package = Package(
             name: "SnapCLI",
             dependencies: [
                 "SnapCore", "SnapTexts", "SnapSettings", "DBusKit", "SizeSelectorContract", "AtSpi",
-                "SystemCalls"
+                "SystemCalls", "CPOSIX"
             ],
-            swiftSettings: [directMetadataAccess]),
+            swiftSettings: [directMetadataAccess, noStringProcessing]),
         // Linked as snapsized is (static Swift and C++ runtimes, nothing exported, packed relocations), so
         // that the Debian package needs no Swift toolchain (make deb) and a key press that starts it waits
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
+        // What a key press runs and touches is placed together (scripts/snapsizectl.order, made by
+        // scripts/ctl-link-order.sh), so the kernel maps it in fewer page faults.
         .executableTarget(
             name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"],
-            swiftSettings: [directMetadataAccess],
-            linkerSettings: [.unsafeFlags(staticRuntimeLinking)]),
+            swiftSettings: [directMetadataAccess, noStringProcessing],
+            linkerSettings: [
+                .unsafeFlags(
+                    staticRuntimeLinking + [
+                        "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsizectl.order",
+                        "-Xlinker", "--no-warn-symbol-ordering"
+                    ])
+            ]),
 
         // Man pages and shell completions generated from the same tables as --help (`make install`, `make deb`).
         .target(name: "SnapDocs", dependencies: ["SnapCLI", "SnapSettings", "SnapCore", "SnapTexts"]),

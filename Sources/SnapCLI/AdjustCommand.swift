@@ -2,6 +2,7 @@ import DBusKit
 import SizeSelectorContract
 import SnapCore
 import SnapTexts
+internal import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -100,7 +101,7 @@ final class AdjustSession {
         loop.watchFileDescriptor(inputFD) {
             var bytes = [UInt8](repeating: 0, count: 256)
             let count = bytes.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
+            if count < 0 && (cposix_errno() == EINTR || cposix_errno() == EAGAIN) { return }
             guard count > 0 else {
                 handleKeys([.endOfInput])
                 loop.stop()

@@ -1,6 +1,7 @@
 import DBusKit
 import SizeSelectorContract
 import SnapTexts
+internal import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -72,7 +73,7 @@ struct HistoryCommand: Command {
     static func fitting(_ console: Console) -> Int {
         guard console.isTerminal else { return screenful }
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 1 else { return screenful }
+        guard cposix_window_size(1, &size) == 0, size.ws_row > 1 else { return screenful }
         return min(screenful, Int(size.ws_row) - 1)
     }
 

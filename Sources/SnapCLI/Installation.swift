@@ -21,7 +21,7 @@ enum Installation: Equatable {
         // SwiftPM puts a build's products side by side in one folder (`.build/debug`, or that of any
         // --scratch-path, such as make stress's .build-asan), never in a bin/ folder as the package and
         // make install do.
-        if folder.contains("/.build/") || (daemonBeside && !folder.hasSuffix("/bin")) {
+        if Texts.contains(folder, "/.build/") || (daemonBeside && !folder.hasSuffix("/bin")) {
             return .buildTree(folder)
         }
         let prefix = folder.hasSuffix("/bin") ? String(folder.dropLast(4)) : folder

@@ -1,4 +1,5 @@
 internal import CIntl
+internal import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -56,7 +57,7 @@ public enum Gettext {
 
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return stat(path, &info) == 0 && cposix_is_directory(info.st_mode)
     }
 }
 

@@ -1,3 +1,4 @@
+import CPOSIX
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
@@ -11,7 +12,7 @@
 public enum POSIX {
     public static func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
         if let failure = intercept(.open) { return failure }
-        return Glibc.open(path, flags, mode)
+        return cposix_open(path, flags, mode)
     }
 
     public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
@@ -101,8 +102,8 @@ public enum POSIX {
         while offset < buffer.count {
             let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
-                if errno == EINTR { continue }
-                return errno
+                if cposix_errno() == EINTR { continue }
+                return cposix_errno()
             }
             offset += written
         }
@@ -117,7 +118,7 @@ public enum POSIX {
         while total < limit {
             let count = buffer[total...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
-                if errno == EINTR { continue }
+                if cposix_errno() == EINTR { continue }
                 return nil
             }
             if count == 0 { break }
@@ -136,7 +137,7 @@ public enum POSIX {
     /// into are the daemon's log and its `StateSaving` words, both English and the same in every
     /// language; plain `strerror` follows LC_MESSAGES, in LC_CTYPE's charset, which is ASCII in
     /// a program that sets only LC_MESSAGES ("Permiss?o negada").
-    public static func describe(_ code: Int32 = errno) -> String {
+    public static func describe(_ code: Int32 = cposix_errno()) -> String {
         guard let english = cLocale else { return String(cString: strerror(code)) }
         return String(cString: strerror_l(code, english))
     }
@@ -151,7 +152,7 @@ public enum POSIX {
     private static func intercept(_ call: SystemCall) -> Int32? {
         #if ENABLE_MOCKING
             if let mock = MockedCalls.current, let code = mock.failure(for: call) {
-                errno = code
+                cposix_set_errno(code)
                 return -1
             }
         #endif

@@ -1,3 +1,4 @@
+import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,7 +6,7 @@
 /// The process's environment as a dictionary, read straight from `environ`, so that the executables
 /// need no Foundation (its ICU data would dominate the daemon's memory and start-up; make bench).
 public func processEnvironment() -> [String: String] {
-    environmentDictionary(environ)
+    environmentDictionary(cposix_environ())
 }
 
 /// `NAME=value` entries, up to the first nil, as a dictionary (split at each entry's first `=`).

@@ -51,6 +51,17 @@ struct TextsTests {
                 && Texts.placeholder("ordinal|numeric") == "ordinal|numeric")
     }
 
+    @Test("a text found in a text, at its start, middle or end; not across a character's bytes")
+    func containsText() {
+        #expect(Texts.contains("/home/me/.build/debug", "/.build/"))
+        #expect(Texts.contains("org.gnome.desktop.wm.keybindings", "keybindings"))
+        #expect(Texts.contains("GNOME", "GN") && Texts.contains("ubuntu:GNOME", "GNOME"))
+        #expect(Texts.contains("anything", "") && Texts.contains("", ""))
+        #expect(!Texts.contains("", "a") && !Texts.contains("gnom", "gnome"))
+        #expect(!Texts.contains("KDE", "kde"), "by bytes: case matters")
+        #expect(Texts.contains("größe", "öß") && !Texts.contains("größe", "os"))
+    }
+
     @Test("actions and limit notes")
     func actionsAndNotes() {
         #expect(Texts.largerAction.name == "Larger" && Texts.smallerAction.name == "Smaller")

@@ -1,4 +1,5 @@
 internal import CDBus
+internal import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -57,7 +58,7 @@ public struct SessionBusAddress: Equatable, Sendable {
     static func isOwnSocket(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFSOCK && info.st_uid == getuid()
+        return cposix_is_socket(info.st_mode) && info.st_uid == getuid()
     }
 
     /// The path as a D-Bus address value (`dbus_address_escape_value`: `%XX` for anything unusual).

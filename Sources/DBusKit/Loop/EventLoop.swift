@@ -1,5 +1,6 @@
 internal import CDBus
 internal import SystemCalls
+internal import CPOSIX
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
@@ -254,8 +255,8 @@ public final class EventLoop {
 
         let ready = poll(&fds, nfds_t(fds.count), busy ? 0 : pollTimeout ?? pollTimeoutMilliseconds())
         wakeUps &+= 1
-        if ready < 0 && errno != EINTR {
-            writeDiagnostic("DBusKit: poll failed with errno \(errno)")
+        if ready < 0 && cposix_errno() != EINTR {
+            writeDiagnostic("DBusKit: poll failed with errno \(cposix_errno())")
         }
         if ready > 0 {
             if fds[0].revents != 0 { handleWakeUp() }

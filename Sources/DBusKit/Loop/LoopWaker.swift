@@ -2,6 +2,7 @@
     @preconcurrency import Glibc
 #endif
 import Synchronization
+internal import CPOSIX
 
 /// The self-pipe of an `EventLoop`: other threads and signal handlers wake the loop by writing one
 /// byte to it, which means "look at the job queue, the stop flag and the pending signals". A byte
@@ -19,11 +20,11 @@ final class LoopWaker: Sendable {
         var fds: [Int32] = [-1, -1]
         // pipe fails only when the process is out of file descriptors: there is no loop without it.
         guard pipe(&fds) == 0 else {
-            fatalError("EventLoop: pipe failed with errno \(errno)")
+            fatalError("EventLoop: pipe failed with errno \(cposix_errno())")
         }
         for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)  // a full pipe must not block a signal handler
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = cposix_fcntl(fd, F_SETFL, cposix_fcntl(fd, F_GETFL, 0) | O_NONBLOCK)  // a full pipe must not block a signal handler
+            _ = cposix_fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         readFD = fds[0]
         writeFD = fds[1]
@@ -83,14 +84,14 @@ let pendingSignals = Atomic<UInt64>(0)
 /// The one sigaction trampoline: marks the signal pending, then wakes the loop through its
 /// self-pipe (an atomic or and a write(2): both async-signal-safe).
 let signalTrampoline: @convention(c) (Int32) -> Void = { signo in
-    let savedErrno = errno
+    let savedErrno = cposix_errno()
     if signo >= 1 && signo <= 64 {
         pendingSignals.bitwiseOr(UInt64(1) << UInt64(signo - 1), ordering: .sequentiallyConsistent)
     }
     var byte: UInt8 = 0
     let fd = signalPipeFD.load(ordering: .relaxed)
     if fd >= 0 { _ = write(fd, &byte, 1) }
-    errno = savedErrno
+    cposix_set_errno(savedErrno)
 }
 
 /// Installs `signalTrampoline` for `signo` (SA_RESTART, nothing blocked during the handler).
@@ -105,7 +106,7 @@ func installSignalTrampoline(_ signo: Int32) {
 /// Restores the default disposition of `signo`.
 func restoreDefaultSignal(_ signo: Int32) {
     var action = sigaction()
-    action.__sigaction_handler.sa_handler = SIG_DFL
+    cposix_set_default_handler(&action)
     sigemptyset(&action.sa_mask)
     sigaction(signo, &action, nil)
 }

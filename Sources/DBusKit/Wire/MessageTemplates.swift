@@ -184,7 +184,9 @@ struct MessageTemplates {
     static let capacity = 64
     /// Open addressing with linear probing, twice `capacity` slots: never more than half full.
     private static let slotCount = 2 * capacity
-    private var slots: [Entry?] = Array(repeating: nil, count: slotCount)
+    /// Made with the first message kept: a connection that never sends a signal or a reply (a
+    /// one-call client, such as the process `snapsizectl inc` is) never makes the table.
+    private var slots: [Entry?] = []
     private(set) var count = 0
     /// Writes the key of the message being sent, again for each one.
     private let writer = KeyWriter()
@@ -196,6 +198,7 @@ struct MessageTemplates {
         keyedBy write: (KeyWriter) -> Void,
         orBuild build: () throws(MethodError) -> Message
     ) throws(MethodError) -> Message {
+        if slots.isEmpty { slots = Array(repeating: nil, count: Self.slotCount) }
         write(writer)
         let hash = writer.hash
         var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)

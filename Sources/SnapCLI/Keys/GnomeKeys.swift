@@ -59,7 +59,7 @@ struct GnomeKeys {
             }
             // A keybinding schema's keys, or any value spelled like a GTK accelerator.
             guard
-                entry.schema.contains("keybindings") || entry.schema.contains("media-keys")
+                Texts.contains(entry.schema, "keybindings") || Texts.contains(entry.schema, "media-keys")
                     || entry.value.contains("<"),
                 let values = GVariantText.strings(entry.value)
             else { continue }

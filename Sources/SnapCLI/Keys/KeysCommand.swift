@@ -122,7 +122,7 @@ struct KeysCommand: Command {
             }
             // Written all the same (the person may log in to GNOME later), but said.
             if let desktop = context.environment["XDG_CURRENT_DESKTOP"], !desktop.isEmpty,
-                !desktop.lowercased().contains("gnome")
+                !Texts.contains(desktop.lowercased(), "gnome")
             {
                 context.console.errorLine(
                     tr(

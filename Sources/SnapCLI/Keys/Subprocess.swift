@@ -1,3 +1,4 @@
+internal import CPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -66,7 +67,7 @@ struct Subprocess {
 
         let (stdout, stderr) = readBoth(output[0], errors[0])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && cposix_errno() == EINTR {}
         // WIFEXITED / WEXITSTATUS, which Swift does not import (macros).
         let exited = status & 0x7f == 0
         return Result(
@@ -85,14 +86,14 @@ struct Subprocess {
         var buffer = [UInt8](repeating: 0, count: 16384)
         while fds.contains(where: { $0.fd >= 0 }) {
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
+                if cposix_errno() == EINTR { continue }
                 break
             }
             for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let count = read(fds[index].fd, &buffer, buffer.count)
                 if count > 0 {
                     results[index] += buffer[..<count]
-                } else if count == 0 || errno != EINTR {
+                } else if count == 0 || cposix_errno() != EINTR {
                     fds[index].fd = -1
                 }
             }
