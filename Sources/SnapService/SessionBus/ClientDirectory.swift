@@ -3,7 +3,8 @@ import SizeSelectorContract
 import SnapTexts
 
 /// Who a caller is, for people: the bus says which process owns a unique name
-/// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
+/// (`GetConnectionCredentials`: its `ProcessFD` where the bus offers one, else its `ProcessID`;
+/// `ProcessCheck` makes sure it is still that process), and /proc/<pid>/cmdline says which program that is
 /// ("snapsizectl adjust", read off the loop by `CommandReader`). Asked once per client,
 /// asynchronously: nothing on the serving path waits for the bus (a blocking call would first
 /// flush everything queued for it, without a timeout, and a backlog or a stopped bus would freeze
@@ -49,35 +50,54 @@ final class ClientDirectory {
         let heardAt = ProcessCheck.nowTicks()
         do {
             try connection.callAsync(
-                destination: "org.freedesktop.DBus",
-                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                arguments: [.string(sender)],
+                destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
+                member: "GetConnectionCredentials", arguments: [.string(sender)],
                 timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender
             ) { [weak self] reply in
-                guard let self else { return }
                 // A client that left first, or a bus that did not answer: the process stays unknown.
-                let pid = (try? reply.get())?.first?.asUInt32 ?? 0
-                guard pid != 0 else {
-                    return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
-                }
-                // A pid given since to another process keeps its number, not that process's command:
-                // the command is read only while the pid can still be the connection's maker.
-                guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
-                    return self.learn(ClientIdentity(uniqueName: sender, pid: pid, command: ""))
-                }
-                // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
-                self.connection.holdReplies(to: sender)
-                self.commands.command(of: pid) { [weak self, connection = self.connection] command in
-                    let same = ProcessCheck.startTicks(of: pid) == started
-                    self?.learn(
-                        ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
-                    connection.releaseReplies(to: sender)
+                let credentials = (try? reply.get())?.first?.asStringDict ?? [:]
+                let pid = credentials["ProcessID"]?.asUInt32 ?? 0
+                if let process = credentials["ProcessFD"]?.asUnixFD {
+                    self?.identify(sender, pinnedBy: process, busPid: pid)
+                } else {
+                    self?.identify(sender, pid: pid, heardAt: heardAt)
                 }
             }
         } catch {
             asking.remove(sender)
             remember(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+        }
+    }
+
+    /// From a bus that gave the process as a pidfd: its pid as this daemon's /proc counts it, and
+    /// its command read while it lives (it has not exited once the command is read, so no other
+    /// process can have had its pid meanwhile). A process gone already keeps the pid the bus gave,
+    /// without a command. The pidfd is closed when the answer is in (`UnixFD`).
+    private func identify(_ sender: String, pinnedBy process: UnixFD, busPid: UInt32) {
+        guard let pid = ProcessCheck.pid(ofPidFD: process.descriptor) else {
+            return learn(ClientIdentity(uniqueName: sender, pid: busPid, command: ""))
+        }
+        // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
+        connection.holdReplies(to: sender)
+        commands.command(of: pid) { [weak self, connection] command in
+            let alive = !ProcessCheck.hasExited(pidFD: process.descriptor)
+            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: alive ? command : ""))
+            connection.releaseReplies(to: sender)
+        }
+    }
+
+    /// From a bus that gave only a pid: the command is read only while the pid can still be the
+    /// connection's maker (`ProcessCheck.ownerStart`), and kept only when the same process still has
+    /// it afterwards; a pid given since to another process keeps its number, not that one's command.
+    private func identify(_ sender: String, pid: UInt32, heardAt: UInt64) {
+        guard pid != 0, let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
+            return learn(ClientIdentity(uniqueName: sender, pid: pid, command: ""))
+        }
+        connection.holdReplies(to: sender)
+        commands.command(of: pid) { [weak self, connection] command in
+            let same = ProcessCheck.startTicks(of: pid) == started
+            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
+            connection.releaseReplies(to: sender)
         }
     }
 
