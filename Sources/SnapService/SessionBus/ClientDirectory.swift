@@ -11,9 +11,10 @@ import SnapTexts
 /// the whole daemon, SIGTERM included). Until the answer
 /// comes a client is known by its unique name alone; `learned` runs when it does. Meanwhile the
 /// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
-/// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command; the bus answers
-/// in one round trip, so a new client's first call is slower by that, once. Remembered for the
-/// last `capacity` clients; unique names are never reused on a bus.
+/// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command. On the session
+/// bus the question goes as the client connects (`askAsClientsConnect`), so that the wait is
+/// usually over before its first call. Remembered for the last `capacity` clients; unique names
+/// are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
@@ -35,6 +36,28 @@ final class ClientDirectory {
     init(connection: Connection, commands: CommandReader) {
         self.connection = connection
         self.commands = commands
+    }
+
+    /// Asks about each client as the bus announces it (NameOwnerChanged for a new unique name, which
+    /// the bus sends before that client can send anything), so that its first call usually finds
+    /// its process known, or asked about already: the bus's work for the question is then done
+    /// before the call, not between the call and its reply. Only names appearing are matched (arg1
+    /// empty), not names leaving; at most half of `capacity` asked at once this way, so a flood of
+    /// connections leaves room for the clients that call.
+    func askAsClientsConnect() {
+        let bus = BusName.bus.rawValue
+        connection.addMatch(
+            "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
+                + "member='NameOwnerChanged',arg1=''")
+        _ = connection.onSignal(interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged") {
+            [weak self] signal in
+            guard let self, signal.sender == bus, signal.arguments.count == 3,
+                let name = signal.arguments[0].asString, name.hasPrefix(":"),
+                signal.arguments[1].asString == "", signal.arguments[2].asString == name,
+                name != connection.uniqueName, known[name] == nil, asking.count < Self.capacity / 2
+            else { return }
+            ask(name)
+        }
     }
 
     /// What is known of `sender` now: its full identity once the bus has answered, else its name alone.
