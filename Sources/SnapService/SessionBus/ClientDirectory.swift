@@ -93,33 +93,29 @@ final class ClientDirectory {
     }
 
     /// From a bus that gave the process as a pidfd: its pid as this daemon's /proc counts it, and
-    /// its command read while it lives (it has not exited once the command is read, so no other
-    /// process can have had its pid meanwhile). A process gone already keeps the pid the bus gave,
-    /// without a command. The pidfd is closed when the answer is in (`UnixFD`).
+    /// its command read while it lives (`ConnectionMaker.pinned`). A process gone already keeps the
+    /// pid the bus gave, without a command. The pidfd is closed once the answer is in (`UnixFD`).
     private func identify(_ sender: String, pinnedBy process: UnixFD, busPid: UInt32) {
         guard let pid = ProcessCheck.pid(ofPidFD: process.descriptor) else {
             return learn(ClientIdentity(uniqueName: sender, pid: busPid, command: ""))
         }
-        // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
-        connection.holdReplies(to: sender)
-        commands.command(of: pid) { [weak self, connection] command in
-            let alive = !ProcessCheck.hasExited(pidFD: process.descriptor)
-            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: alive ? command : ""))
-            connection.releaseReplies(to: sender)
-        }
+        readCommand(of: sender, pid: pid, madeBy: .pinned(process))
     }
 
-    /// From a bus that gave only a pid: the command is read only while the pid can still be the
-    /// connection's maker (`ProcessCheck.ownerStart`), and kept only when the same process still has
-    /// it afterwards; a pid given since to another process keeps its number, not that one's command.
+    /// From a bus that gave only a pid: the command is kept only when the pid can still be the
+    /// connection's maker (`ConnectionMaker.unpinned`); a pid given since to another process keeps
+    /// its number, not that one's command.
     private func identify(_ sender: String, pid: UInt32, heardAt: UInt64) {
-        guard pid != 0, let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
-            return learn(ClientIdentity(uniqueName: sender, pid: pid, command: ""))
-        }
+        guard pid != 0 else { return learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
+        readCommand(of: sender, pid: pid, madeBy: .unpinned(heardAt: heardAt))
+    }
+
+    /// Reads the command and checks its maker off the loop (`CommandReader`); the client's replies
+    /// wait for it too, at most `CommandReader.timeout` more.
+    private func readCommand(of sender: String, pid: UInt32, madeBy maker: ConnectionMaker) {
         connection.holdReplies(to: sender)
-        commands.command(of: pid) { [weak self, connection] command in
-            let same = ProcessCheck.startTicks(of: pid) == started
-            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
+        commands.command(of: pid, madeBy: maker) { [weak self, connection] command in
+            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
             connection.releaseReplies(to: sender)
         }
     }

@@ -1,3 +1,4 @@
+import DBusKit
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -89,5 +90,31 @@ enum ProcessCheck {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&entry, 1, 0)
         return ready != 0 || entry.revents != 0
+    }
+}
+
+/// What the daemon knows of the process that made a connection, to tell whether a command read at
+/// its pid is that process's (`ProcessCheck`). Each check reads /proc and runs on `CommandReader`'s
+/// thread with the read itself, not on the loop.
+enum ConnectionMaker: Sendable {
+    /// The bus gave the process as a pidfd: the command is kept when the process has not exited
+    /// once it was read (no other process can have had its pid meanwhile).
+    case pinned(UnixFD)
+    /// The bus gave only the pid: the process must be able to have made the connection the daemon
+    /// first heard of at `heardAt` (`ProcessCheck.ownerStart`), and have the same start time after
+    /// the read.
+    case unpinned(heardAt: UInt64)
+
+    /// The command `read` gives for `pid`, or "" when it may be another process's.
+    func command(of pid: UInt32, read: CommandReader.Read) -> String {
+        switch self {
+        case .pinned(let process):
+            let command = read(pid)
+            return ProcessCheck.hasExited(pidFD: process.descriptor) ? "" : command
+        case .unpinned(let heardAt):
+            guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else { return "" }
+            let command = read(pid)
+            return ProcessCheck.startTicks(of: pid) == started ? command : ""
+        }
     }
 }
