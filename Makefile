@@ -73,8 +73,8 @@ test: test-deps locales
 	scripts/check-install.sh
 	@$(MAKE) --no-print-directory profile-check
 
-# The Orca scenarios with Orca 48 (Debian 13), and KeysTests' check of GNOME 48's default keys, from a
-# chroot built once under /var/tmp (needs root; not part of `make test`): scripts/test-orca48.sh.
+# The Orca scenarios with Orca 48 (Debian 13), KeysTests' check of GNOME 48's default keys, and
+# PidReuseTests with dbus-daemon 1.16 (a caller's process as a pidfd), from a chroot built once under /var/tmp (needs root; not part of `make test`): scripts/test-orca48.sh.
 test-orca48: test-deps
 	SWIFT=$(SWIFT) scripts/test-orca48.sh
 

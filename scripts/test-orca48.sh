@@ -1,6 +1,7 @@
 #!/bin/bash
 # `make test-orca48`: the Orca scenarios (Tests/AccessibilityTests/OrcaTests.swift) with Orca 48 from a
-# Debian 13 chroot, against the snapsized built here. The chroot is built once (scripts/orca48-chroot.sh);
+# Debian 13 chroot, against the snapsized built here; and PidReuseTests with the chroot's dbus-daemon
+# 1.16, which gives a caller's process as a pidfd (it mounts what it needs in a namespace of its own). The chroot is built once (scripts/orca48-chroot.sh);
 # /tmp (buses, X socket, the test's files), /dev/shm and /proc are bind-mounted into it for the run and
 # unmounted afterwards, whatever happens. One run at a time (a lock next to the chroot).
 set -euo pipefail
@@ -28,4 +29,4 @@ if [ ! -e "$root/usr/share/glib-2.0/schemas/org.gnome.shell.gschema.xml" ]; then
     apt-get install -y -qq --no-install-recommends gsettings-desktop-schemas gnome-settings-daemon-common mutter-common gnome-shell-common
 fi
 $swift build --build-tests
-SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios|OrcaTests/panelScenario|KeysTests/schemasCheck'
+SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios|OrcaTests/panelScenario|KeysTests/schemasCheck|PidReuseTests'

@@ -84,7 +84,7 @@ public final class DaemonFixture {
     public func client() throws -> SelectorClient { try SelectorClient(address: bus.address) }
 
     /// A watcher listening, and a second client holding a preview at `x`: the watcher has seen the
-    /// preview and then the PropertiesChanged with ChangedBy naming the owner's process.
+    /// preview, with ChangedBy naming the owner's process (`SelectorClient.announcements`).
     public func watchedPreview(at x: Double = 12) throws -> (
         watcher: SelectorClient, owner: SelectorClient
     ) {
@@ -92,10 +92,11 @@ public final class DaemonFixture {
         watcher.listen()
         let owner = try client()
         _ = try owner.call("Preview", [.double(x)])
-        guard watcher.pump(until: { watcher.propertiesChanged.count >= 2 }) else {
+        guard watcher.pump(until: { watcher.announcements.count >= 1 && watcher.announcementsSettled })
+        else {
             throw TestFailure(
-                "the watcher saw \(watcher.propertiesChanged.count) PropertiesChanged, "
-                    + "not the preview and then ChangedBy with the owner's process")
+                "the watcher saw \(watcher.propertiesChanged), "
+                    + "not the preview with ChangedBy naming the owner's process")
         }
         return (watcher, owner)
     }

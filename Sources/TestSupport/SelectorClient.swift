@@ -59,6 +59,35 @@ public final class SelectorClient {
         }
     }
 
+    /// `propertiesChanged` as the changes they announce: a change made by a client the daemon had not
+    /// identified yet names it by its unique name alone (pid 0), and a PropertiesChanged with
+    /// `ChangedBy` alone follows once it has; here that one is folded into the change it completes.
+    /// Whether a client's first change comes in one or in two depends on whether the bus had
+    /// answered the daemon's question about it (asked as it connected) before the call.
+    public var announcements: [[String: DBusValue]] {
+        var merged: [[String: DBusValue]] = []
+        for changed in propertiesChanged {
+            if Array(changed.keys) == ["ChangedBy"], let by = changed["ChangedBy"]?.asStructure,
+                let earlier = merged.last?["ChangedBy"]?.asStructure,
+                earlier.count == 3, by.count == 3, earlier[0] == by[0], earlier[1] == .uint32(0)
+            {
+                merged[merged.count - 1]["ChangedBy"] = changed["ChangedBy"]
+            } else {
+                merged.append(changed)
+            }
+        }
+        return merged
+    }
+
+    /// Whether every client named in `announcements` is named with its process (none by its unique
+    /// name alone, waiting for the PropertiesChanged that completes it).
+    public var announcementsSettled: Bool {
+        announcements.allSatisfy { changed in
+            guard let by = changed["ChangedBy"]?.asStructure, by.count == 3 else { return true }
+            return by[0] == .string("") || by[1] != .uint32(0)
+        }
+    }
+
     public var committed: [(UInt32, Int32)] {
         signals.filter { $0.member == SelectorSignal.committed.name }.compactMap { signal in
             (try? SelectorReply(selected: signal.arguments, from: "Committed")).map {

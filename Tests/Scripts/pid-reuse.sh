@@ -2,22 +2,45 @@
 # Run as root inside a new pid namespace (unshare --pid --fork --mount-proc), so that a pid can be
 # handed out again at will (/proc/sys/kernel/ns_last_pid): a private session bus and snapsized; a
 # client connects, hands its connection to a child and exits; `sleep 600` is given its pid; the
-# child then changes the size. Prints "reused PID", then `snapsizectl status --json` and
-# `history --json` as the daemon recorded the change.
+# child then changes the size. Before that, a plain client (`snapsizectl set 80`) changes it once.
+# Prints "plain " and that change's `history --json` entry, "reused PID of PID", then `snapsizectl
+# status --json` and the newest `history --json` entry as the daemon recorded the child's change.
 #
-# Usage: pid-reuse.sh SNAPSIZED SNAPSIZECTL DIRECTORY
+# With ROOT (a Debian 13 chroot, scripts/orca48-chroot.sh), the bus is ROOT's dbus-daemon (1.16),
+# which gives a caller's process as a pidfd (ProcessFD); DIRECTORY must then be in ROOT/tmp. PROC
+# says what the bus sees as /proc (mounted in this namespace's own mount table, gone with it):
+# "proc", this namespace's procfs (so it offers ProcessID as well), or "none", an empty folder (so it
+# can tell a caller's process only as a pidfd). Prints "credentials " and what the bus says of
+# snapsized's connection (busctl).
+#
+# Usage: pid-reuse.sh SNAPSIZED SNAPSIZECTL DIRECTORY [ROOT proc|none]
 set -eu
-snapsized=$1 snapsizectl=$2 dir=$3
+snapsized=$1 snapsizectl=$2 dir=$3 root=${4:-} proc=${5:-proc}
 # A session of its own: nothing inherited from the test runner (its sockets above all) beyond stdio.
 for fd in $(ls /proc/$$/fd); do
     if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
 done
 export HOME=$dir/home XDG_RUNTIME_DIR=$dir/run DBUS_SESSION_BUS_ADDRESS=unix:path=$dir/bus
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
-dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" </dev/null >/dev/null 2>&1 &
+if [ -n "$root" ]; then
+    case $proc in
+        proc) mount -t proc proc "$root/proc" ;;
+        none) mount -t tmpfs -o size=4k,mode=555 none "$root/proc" ;;
+    esac
+    chroot "$root" dbus-daemon --session --nofork --address="unix:path=${dir#"$root"}/bus" \
+        </dev/null >/dev/null 2>&1 &
+else
+    dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" </dev/null >/dev/null 2>&1 &
+fi
 for _ in $(seq 100); do [ -S "$dir/bus" ] && break; sleep 0.05; done
 "$snapsized" --no-accessibility --no-state </dev/null >/dev/null 2>"$dir/daemon.err" &
 for _ in $(seq 100); do "$snapsizectl" get >/dev/null 2>&1 && break; sleep 0.1; done
+if [ -n "$root" ]; then
+    echo "credentials $(busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus \
+        /org/freedesktop/DBus org.freedesktop.DBus GetConnectionCredentials s org.snapsize.SizeSelector1)"
+fi
+"$snapsizectl" set 80 >/dev/null
+echo "plain $("$snapsizectl" history --json --limit 1)"
 
 cat >"$dir/client.py" <<'PY'
 import os, socket, struct, sys, time
@@ -68,4 +91,4 @@ echo "reused $! of $parent"
 touch "$dir/go"
 for _ in $(seq 100); do grep -q "child done" "$dir/client.out" && break; sleep 0.1; done
 "$snapsizectl" status --json
-"$snapsizectl" history --json
+"$snapsizectl" history --json --limit 1

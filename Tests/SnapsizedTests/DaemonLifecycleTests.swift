@@ -163,8 +163,8 @@ struct DaemonLifecycleTests {
         let fixture = try DaemonFixture()
         let (watcher, owner) = try fixture.watchedPreview()
         #expect(fixture.stop() == 0)
-        #expect(watcher.pump { watcher.propertiesChanged.count == 3 })
-        #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
+        #expect(watcher.pump { watcher.announcements.count == 2 })
+        #expect(watcher.announcements.last?["Previewing"] == .boolean(false))
         withExtendedLifetime(owner) {}  // connected until the daemon has ended its preview
     }
 

@@ -67,9 +67,9 @@ struct PreviewTests {
         let fixture = try DaemonFixture()
         let (watcher, owner) = try fixture.watchedPreview()
         owner.close()
-        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
+        #expect(watcher.pump(timeout: 10) { watcher.announcements.count == 2 })
         #expect(
-            watcher.propertiesChanged.last == [
+            watcher.announcements.last == [
                 "ShownIndex": .uint32(2), "ShownSize": .int32(60), "ValueText": .string("60 points"),
                 "Previewing": .boolean(false),
                 "ChangedBy": .structure([.string(""), .uint32(0), .string("")])  // no client made this change
@@ -83,8 +83,8 @@ struct PreviewTests {
     func timeout() throws {
         let fixture = try DaemonFixture(["--preview-timeout", "0.4"])
         let (watcher, owner) = try fixture.watchedPreview()
-        #expect(watcher.pump(timeout: 10) { watcher.propertiesChanged.count == 3 })
-        #expect(watcher.propertiesChanged.last?["Previewing"] == .boolean(false))
+        #expect(watcher.pump(timeout: 10) { watcher.announcements.count == 2 })
+        #expect(watcher.announcements.last?["Previewing"] == .boolean(false))
         #expect(try owner.property("Previewing") == .boolean(false))
         #expect(try owner.property("SelectedSize") == .int32(60))
     }

@@ -107,19 +107,20 @@ struct ReloadTests {
         #expect(waitUntil(timeout: 10) { watch.stderr.contains("Watching") }, "\(watch.stderr)")
         let owner = try fixture.client()
         #expect(try owner.call("Preview", [.double(324)]) == [.uint32(4), .int32(100)])
-        // The preview, then ChangedBy with the owner's process.
-        #expect(watcher.pump { watcher.propertiesChanged.count == 2 })
+        // The preview, with ChangedBy naming the owner's process.
+        #expect(watcher.pump { watcher.announcements.count == 1 && watcher.announcementsSettled })
         #expect(try fixture.reload(config: "sizes = 20,60,100\n"), "\(daemon.stderr)")
-        #expect(watcher.pump { watcher.propertiesChanged.count == 4 }, "\(daemon.stderr)")
-        let cancelled = watcher.propertiesChanged[2]
+        #expect(watcher.pump { watcher.announcements.count == 3 }, "\(daemon.stderr)")
+        let changes = watcher.announcements
+        try #require(changes.count == 3, "\(changes)")
+        let cancelled = changes[1]
         #expect(
             cancelled["Previewing"] == .boolean(false) && cancelled["ShownIndex"] == .uint32(2),
             "\(cancelled)")
         #expect(
-            watcher.propertiesChanged[3]["Sizes"] != nil
-                && watcher.propertiesChanged[3]["SelectedSize"] == nil,
-            "60 is still allowed: \(watcher.propertiesChanged[3])")
-        #expect(watcher.propertiesChanged[3]["SelectedIndex"] == .uint32(1))
+            changes[2]["Sizes"] != nil && changes[2]["SelectedSize"] == nil,
+            "60 is still allowed: \(changes[2])")
+        #expect(changes[2]["SelectedIndex"] == .uint32(1))
         #expect(try owner.property("Previewing") == .boolean(false))
         #expect(
             try owner.call("Increment") == [.uint32(2), .int32(100), .boolean(false)],

@@ -27,6 +27,9 @@ public enum DBusValue: Equatable, Sendable {
     indirect case variant(DBusValue)
     /// A dictionary entry; only valid as an element of an array (`a{kv}`).
     indirect case dictEntry(DBusValue, DBusValue)
+    /// A unix file descriptor (D-Bus type `h`), as received: owned by the `UnixFD`, closed with it.
+    /// Never sent (`validationProblem`).
+    case unixFD(UnixFD)
 
     /// The D-Bus type signature of this value, e.g. `u`, `a{sv}`, `(so)`.
     public var signature: String {
@@ -47,6 +50,7 @@ public enum DBusValue: Equatable, Sendable {
         case .structure(let members): "(" + members.map(\.signature).joined() + ")"
         case .variant: "v"
         case .dictEntry(let key, let value): "{" + key.signature + value.signature + "}"
+        case .unixFD: "h"
         }
     }
 }
@@ -94,6 +98,8 @@ extension DBusValue {
     public var asString: String? { if case .string(let v) = self { v } else { nil } }
     public var asObjectPath: ObjectPath? { if case .objectPath(let v) = self { v } else { nil } }
     public var asSignature: String? { if case .signature(let v) = self { v } else { nil } }
+    /// A received file descriptor (keep the `UnixFD` while using its descriptor).
+    public var asUnixFD: UnixFD? { if case .unixFD(let v) = self { v } else { nil } }
     /// The content of a variant.
     public var asVariant: DBusValue? { if case .variant(let v) = self { v } else { nil } }
     /// The elements of an array of any element type.

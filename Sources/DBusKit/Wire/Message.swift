@@ -151,7 +151,7 @@ final class Message {
         for value in values { MessageWriter.append(value, to: &iter) }
     }
 
-    /// Reads the whole body. Throws InvalidArgs for types DBusKit does not support (unix fds).
+    /// Reads the whole body (a unix fd becomes a `UnixFD` that owns a duplicate of it).
     func arguments() throws(MethodError) -> [DBusValue] {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }  // FALSE means an empty body
@@ -216,6 +216,10 @@ enum MessageWriter {
                 append(key, to: &sub)
                 append(value, to: &sub)
             }
+        case .unixFD(let fd):
+            // Never reached (validation refuses it); libdbus would duplicate the descriptor.
+            var v = fd.descriptor
+            basic(&iter, CDBUS_TYPE_UNIX_FD, &v)
         }
     }
 
@@ -276,6 +280,9 @@ enum MessageReader {
         case CDBUS_TYPE_STRING: return .string(cString(&iter))
         case CDBUS_TYPE_OBJECT_PATH: return .objectPath(ObjectPath(unchecked: cString(&iter)))
         case CDBUS_TYPE_SIGNATURE: return .signature(cString(&iter))
+        case CDBUS_TYPE_UNIX_FD:
+            // get_basic duplicates the message's descriptor (close-on-exec): the value owns the copy.
+            return .unixFD(UnixFD(adopting: basic(&iter, Int32(-1))))
         case CDBUS_TYPE_ARRAY:
             let full = iterSignature(&iter)
             var sub = DBusMessageIter()
@@ -299,7 +306,6 @@ enum MessageReader {
             }
             return .variant(inner)
         default:
-            // Unix fds ('h') would be dup'ed by get_basic; DBusKit does not pass fds.
             let code = UnicodeScalar(UInt8(truncatingIfNeeded: type))
             throw MethodError(.invalidArgs, "unsupported D-Bus type '\(Character(code))'")
         }

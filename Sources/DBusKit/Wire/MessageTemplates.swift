@@ -171,6 +171,7 @@ struct MessageTemplates {
             case .structure(let values): append(UInt8(14)); append(values)
             case .variant(let inner): append(UInt8(15)); append(inner)
             case .dictEntry(let key, let inner): append(UInt8(16)); append(key); append(inner)
+            case .unixFD(let v): append(UInt8(17)); append(v.descriptor)  // refused when built: never kept
             }
         }
     }

@@ -10,6 +10,8 @@ extension DBusValue {
         switch self {
         case .dictEntry:
             return "a dict entry is only allowed as an array element"
+        case .unixFD:
+            return Self.sendsNoDescriptors
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .objectPath,
             .string, .signature, .variant:
             // One-letter signatures that are always a valid single type: skip building and
@@ -50,8 +52,13 @@ extension DBusValue {
             return inner.validationProblem
         case .dictEntry(let key, let value):
             return key.contentProblem ?? value.contentProblem
+        case .unixFD:
+            return Self.sendsNoDescriptors
         }
     }
+
+    /// Why a value holding a `UnixFD` is never sent: DBusKit only receives descriptors.
+    private static let sendsNoDescriptors = "DBusKit does not send unix file descriptors"
 }
 
 /// Checks a signature with libdbus's rules; `single` requires exactly one complete type.
@@ -105,6 +112,7 @@ extension DBusValue {
         case .objectPath: return letter("o")
         case .signature: return letter("g")
         case .variant: return letter("v")
+        case .unixFD: return letter("h")
         case .array(let element, _):
             guard letter("a") else { return false }
             var element = element

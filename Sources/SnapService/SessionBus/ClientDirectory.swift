@@ -3,16 +3,18 @@ import SizeSelectorContract
 import SnapTexts
 
 /// Who a caller is, for people: the bus says which process owns a unique name
-/// (`GetConnectionUnixProcessID`), and /proc/<pid>/cmdline says which program that is
+/// (`GetConnectionCredentials`: its `ProcessFD` where the bus offers one, else its `ProcessID`;
+/// `ProcessCheck` makes sure it is still that process), and /proc/<pid>/cmdline says which program that is
 /// ("snapsizectl adjust", read off the loop by `CommandReader`). Asked once per client,
 /// asynchronously: nothing on the serving path waits for the bus (a blocking call would first
 /// flush everything queued for it, without a timeout, and a backlog or a stopped bus would freeze
 /// the whole daemon, SIGTERM included). Until the answer
 /// comes a client is known by its unique name alone; `learned` runs when it does. Meanwhile the
 /// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
-/// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command; the bus answers
-/// in one round trip, so a new client's first call is slower by that, once. Remembered for the
-/// last `capacity` clients; unique names are never reused on a bus.
+/// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command. On the session
+/// bus the question goes as the client connects (`askAsClientsConnect`), so that the wait is
+/// usually over before its first call. Remembered for the last `capacity` clients; unique names
+/// are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
@@ -36,6 +38,28 @@ final class ClientDirectory {
         self.commands = commands
     }
 
+    /// Asks about each client as the bus announces it (NameOwnerChanged for a new unique name, which
+    /// the bus sends before that client can send anything), so that its first call usually finds
+    /// its process known, or asked about already: the bus's work for the question is then done
+    /// before the call, not between the call and its reply. Only names appearing are matched (arg1
+    /// empty), not names leaving; at most half of `capacity` asked at once this way, so a flood of
+    /// connections leaves room for the clients that call.
+    func askAsClientsConnect() {
+        let bus = BusName.bus.rawValue
+        connection.addMatch(
+            "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
+                + "member='NameOwnerChanged',arg1=''")
+        _ = connection.onSignal(interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged") {
+            [weak self] signal in
+            guard let self, signal.sender == bus, signal.arguments.count == 3,
+                let name = signal.arguments[0].asString, name.hasPrefix(":"),
+                signal.arguments[1].asString == "", signal.arguments[2].asString == name,
+                name != connection.uniqueName, known[name] == nil, asking.count < Self.capacity / 2
+            else { return }
+            ask(name)
+        }
+    }
+
     /// What is known of `sender` now: its full identity once the bus has answered, else its name alone.
     func identity(of sender: String) -> ClientIdentity {
         if let identity = known[sender] { return identity }
@@ -49,35 +73,50 @@ final class ClientDirectory {
         let heardAt = ProcessCheck.nowTicks()
         do {
             try connection.callAsync(
-                destination: "org.freedesktop.DBus",
-                path: ObjectPath(rawValue: "/org/freedesktop/DBus")!,
-                interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                arguments: [.string(sender)],
+                destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
+                member: "GetConnectionCredentials", arguments: [.string(sender)],
                 timeoutMilliseconds: Self.lookUpTimeoutMilliseconds, holdingRepliesTo: sender
             ) { [weak self] reply in
-                guard let self else { return }
                 // A client that left first, or a bus that did not answer: the process stays unknown.
-                let pid = (try? reply.get())?.first?.asUInt32 ?? 0
-                guard pid != 0 else {
-                    return self.learn(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
-                }
-                // A pid given since to another process keeps its number, not that process's command:
-                // the command is read only while the pid can still be the connection's maker.
-                guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else {
-                    return self.learn(ClientIdentity(uniqueName: sender, pid: pid, command: ""))
-                }
-                // Read off the loop; the replies wait for it too, at most `CommandReader.timeout` more.
-                self.connection.holdReplies(to: sender)
-                self.commands.command(of: pid) { [weak self, connection = self.connection] command in
-                    let same = ProcessCheck.startTicks(of: pid) == started
-                    self?.learn(
-                        ClientIdentity(uniqueName: sender, pid: pid, command: same ? command : ""))
-                    connection.releaseReplies(to: sender)
+                let credentials = (try? reply.get())?.first?.asStringDict ?? [:]
+                let pid = credentials["ProcessID"]?.asUInt32 ?? 0
+                if let process = credentials["ProcessFD"]?.asUnixFD {
+                    self?.identify(sender, pinnedBy: process, busPid: pid)
+                } else {
+                    self?.identify(sender, pid: pid, heardAt: heardAt)
                 }
             }
         } catch {
             asking.remove(sender)
             remember(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
+        }
+    }
+
+    /// From a bus that gave the process as a pidfd: its pid as this daemon's /proc counts it, and
+    /// its command read while it lives (`ConnectionMaker.pinned`). A process gone already keeps the
+    /// pid the bus gave, without a command. The pidfd is closed once the answer is in (`UnixFD`).
+    private func identify(_ sender: String, pinnedBy process: UnixFD, busPid: UInt32) {
+        guard let pid = ProcessCheck.pid(ofPidFD: process.descriptor) else {
+            return learn(ClientIdentity(uniqueName: sender, pid: busPid, command: ""))
+        }
+        readCommand(of: sender, pid: pid, madeBy: .pinned(process))
+    }
+
+    /// From a bus that gave only a pid: the command is kept only when the pid can still be the
+    /// connection's maker (`ConnectionMaker.unpinned`); a pid given since to another process keeps
+    /// its number, not that one's command.
+    private func identify(_ sender: String, pid: UInt32, heardAt: UInt64) {
+        guard pid != 0 else { return learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
+        readCommand(of: sender, pid: pid, madeBy: .unpinned(heardAt: heardAt))
+    }
+
+    /// Reads the command and checks its maker off the loop (`CommandReader`); the client's replies
+    /// wait for it too, at most `CommandReader.timeout` more.
+    private func readCommand(of sender: String, pid: UInt32, madeBy maker: ConnectionMaker) {
+        connection.holdReplies(to: sender)
+        commands.command(of: pid, madeBy: maker) { [weak self, connection] command in
+            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
+            connection.releaseReplies(to: sender)
         }
     }
 

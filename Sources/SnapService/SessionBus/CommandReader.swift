@@ -37,8 +37,11 @@ final class CommandReader {
         worker?.finish()
     }
 
-    /// Runs `answer` once, on the loop, with `pid`'s command ("" when it cannot be told in time).
-    func command(of pid: UInt32, answer: @escaping (String) -> Void) {
+    /// Runs `answer` once, on the loop, with `pid`'s command ("" when it cannot be told in time, or,
+    /// given the connection's `maker`, when it may be another process's).
+    func command(
+        of pid: UInt32, madeBy maker: ConnectionMaker? = nil, answer: @escaping (String) -> Void
+    ) {
         guard stuckOn == nil else { return answer("") }
         nextRequest &+= 1
         let request = nextRequest
@@ -49,7 +52,7 @@ final class CommandReader {
         waiting[request] = (timer, answer)
         let worker = self.worker ?? Worker(read: read, handle: loop.handle, reader: WeakReader(self))
         self.worker = worker
-        worker.submit(request, pid)
+        worker.submit(request, pid, maker)
     }
 
     /// The thread's answer to `request`, on the loop.
@@ -73,7 +76,8 @@ private final class Worker: Sendable {
     let read: CommandReader.Read
     let handle: LoopHandle
     let reader: WeakReader
-    let requests = Mutex<(queue: [(UInt64, UInt32)], finished: Bool)>(([], false))
+    let requests = Mutex<(queue: [Request], finished: Bool)>(([], false))
+    typealias Request = (id: UInt64, pid: UInt32, maker: ConnectionMaker?)
     /// Counts the requests (and the finish) the thread has not taken yet.
     nonisolated(unsafe) let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
@@ -108,8 +112,8 @@ private final class Worker: Sendable {
         ready.deallocate()
     }
 
-    func submit(_ request: UInt64, _ pid: UInt32) {
-        requests.withLock { $0.queue.append((request, pid)) }
+    func submit(_ request: UInt64, _ pid: UInt32, _ maker: ConnectionMaker?) {
+        requests.withLock { $0.queue.append((request, pid, maker)) }
         sem_post(ready)
     }
 
@@ -121,12 +125,12 @@ private final class Worker: Sendable {
     private func serve() {
         while true {
             while sem_wait(ready) != 0 {}  // EINTR
-            let next = requests.withLock { state -> (finished: Bool, request: (UInt64, UInt32)?) in
+            let next = requests.withLock { state -> (finished: Bool, request: Request?) in
                 (state.finished, state.finished || state.queue.isEmpty ? nil : state.queue.removeFirst())
             }
             if next.finished { return }
-            guard let (request, pid) = next.request else { continue }
-            let command = read(pid)
+            guard let (request, pid, maker) = next.request else { continue }
+            let command = maker.map { $0.command(of: pid, read: read) } ?? read(pid)
             let reader = self.reader
             handle.execute { _ in reader.reader?.finished(request, command) }
         }

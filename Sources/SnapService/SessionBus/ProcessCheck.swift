@@ -1,3 +1,4 @@
+import DBusKit
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,9 +6,12 @@
 /// Whether a pid the bus named is still the process that made the connection. The bus learns a
 /// client's pid when it connects (SO_PEERCRED) and never again: once that process has exited (having
 /// handed its connection to a child, say), the kernel may give the pid to any other process, and
-/// /proc/<pid> then describes that one. Without a pidfd from the bus (dbus-daemon 1.14 offers none),
-/// two things tell such a stranger: it started after the daemon first heard from the connection
-/// (/proc/<pid>/stat's start time), or it holds no socket at all, so no connection to any bus.
+/// /proc/<pid> then describes that one. A bus that gives the process as a pidfd (`ProcessFD`,
+/// dbus-daemon 1.15.x and later, dbus-broker) settles it: the pidfd names that one process for as long
+/// as it lives, and says when it has exited (`pid(ofPidFD:)`, `hasExited(pidFD:)`). Without one
+/// (dbus-daemon 1.14), two things tell such a stranger: it started after the daemon first heard from
+/// the connection (/proc/<pid>/stat's start time), or it holds no socket at all, so no connection to
+/// any bus.
 enum ProcessCheck {
     /// Now, in the clock /proc/<pid>/stat gives start times in: ticks since boot (CLOCK_BOOTTIME).
     static func nowTicks() -> UInt64 {
@@ -58,5 +62,59 @@ enum ProcessCheck {
             return nil
         }
         return started
+    }
+
+    /// The pid of the process a pidfd refers to, as this process's /proc counts it (the "Pid:" line of
+    /// /proc/self/fdinfo/<fd>); nil when that process has exited (-1), lives in a pid namespace this
+    /// one cannot see (0), or /proc cannot tell.
+    static func pid(ofPidFD fd: Int32) -> UInt32? {
+        guard let bytes = SmallFile.readBytes("/proc/self/fdinfo/\(fd)", maximumBytes: 4096) else {
+            return nil
+        }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) where line.starts(with: pidField) {
+            let value = line.dropFirst(pidField.count).filter {
+                $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t")
+            }
+            guard let pid = Int64(String(decoding: value, as: UTF8.self)), pid > 0 else { return nil }
+            return UInt32(exactly: pid)
+        }
+        return nil
+    }
+
+    private static let pidField = Array("Pid:".utf8)
+
+    /// Whether the process of a pidfd has exited: the pidfd is readable from then on (a zombie's
+    /// /proc/<pid> describes no program any more, and once it is reaped its pid may be another's).
+    /// A pidfd that cannot be polled counts as exited.
+    static func hasExited(pidFD fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, 0)
+        return ready != 0 || entry.revents != 0
+    }
+}
+
+/// What the daemon knows of the process that made a connection, to tell whether a command read at
+/// its pid is that process's (`ProcessCheck`). Each check reads /proc and runs on `CommandReader`'s
+/// thread with the read itself, not on the loop.
+enum ConnectionMaker: Sendable {
+    /// The bus gave the process as a pidfd: the command is kept when the process has not exited
+    /// once it was read (no other process can have had its pid meanwhile).
+    case pinned(UnixFD)
+    /// The bus gave only the pid: the process must be able to have made the connection the daemon
+    /// first heard of at `heardAt` (`ProcessCheck.ownerStart`), and have the same start time after
+    /// the read.
+    case unpinned(heardAt: UInt64)
+
+    /// The command `read` gives for `pid`, or "" when it may be another process's.
+    func command(of pid: UInt32, read: CommandReader.Read) -> String {
+        switch self {
+        case .pinned(let process):
+            let command = read(pid)
+            return ProcessCheck.hasExited(pidFD: process.descriptor) ? "" : command
+        case .unpinned(let heardAt):
+            guard let started = ProcessCheck.ownerStart(pid, heardAt: heardAt) else { return "" }
+            let command = read(pid)
+            return ProcessCheck.startTicks(of: pid) == started ? command : ""
+        }
     }
 }

@@ -57,6 +57,7 @@ public final class SizeSelectorObject {
     /// queue until the loop dispatches them (the daemon requests its name first).
     public func start() throws(MethodError) {
         try connection.export(path: SelectorBus.path, interfaces: [table])
+        clients.askAsClientsConnect()
     }
 
     // MARK: The table
