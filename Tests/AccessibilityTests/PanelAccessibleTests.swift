@@ -10,15 +10,11 @@ import TestSupport
 struct PanelAccessibleTests {
     @Test("slider with the track's extents, the circle an image named with its size, labels as labels")
     func accessibles() throws {
-        guard let panelPath = productPath("snapsize-panel") else {
-            throw TestFailure("snapsize-panel is not built")
+        let (display, fixture, panel) = try startPanel()
+        defer {
+            panel.stop()
+            withExtendedLifetime(display) {}
         }
-        let display = try VirtualDisplay()
-        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
-        var environment = fixture.stack.environment
-        environment["NO_AT_BRIDGE"] = nil
-        let panel = try PanelProcess(panelPath, environment: environment)
-        defer { panel.stop() }
         let track = panel.track
         var objects: [[String: Any]] = []
         var slider: [String: Any] = [:]
@@ -60,15 +56,7 @@ struct PanelAccessibleTests {
         "Large Text turned on in the high-contrast theme: the slider's extents are still the track's, where it moved"
     )
     func largeTextExtents() throws {
-        guard let panelPath = productPath("snapsize-panel") else {
-            throw TestFailure("snapsize-panel is not built")
-        }
-        let display = try VirtualDisplay()
-        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
-        var environment = fixture.stack.environment
-        environment["NO_AT_BRIDGE"] = nil
-        environment["GTK_THEME"] = "Default-hc"
-        let panel = try PanelProcess(panelPath, environment: environment)
+        let (display, fixture, panel) = try startPanel(theme: "Default-hc")
         defer { panel.stop() }
         let before = panel.track
         let settings = try DesktopSettings(
@@ -85,5 +73,19 @@ struct PanelAccessibleTests {
                 extents = (slider["extents"] as? [NSNumber])?.map(\.intValue) ?? []
                 return extents == [track.x, track.y, 336, 40]
             }, "the slider's extents \(extents), the track \(track) (before Large Text: \(before))")
+    }
+
+    /// A display, the accessibility stack with the daemon, and the panel on them (in `theme`, if given).
+    private func startPanel(theme: String? = nil) throws -> (VirtualDisplay, SliderFixture, PanelProcess)
+    {
+        guard let panelPath = productPath("snapsize-panel") else {
+            throw TestFailure("snapsize-panel is not built")
+        }
+        let display = try VirtualDisplay()
+        let fixture = try SliderFixture(sessionExtras: ["DISPLAY": display.display])
+        var environment = fixture.stack.environment
+        environment["NO_AT_BRIDGE"] = nil
+        if let theme { environment["GTK_THEME"] = theme }
+        return (display, fixture, try PanelProcess(panelPath, environment: environment))
     }
 }
