@@ -40,8 +40,8 @@ struct PanelBench {
         var environment = fixture.environment
         environment["DISPLAY"] = display.display
         environment["GTK_A11Y"] = "none"
-        // The first move of each drag waits behind the press's Preview, the panel connection's first
-        // changing call, which the daemon answers once the bus has said who the new client is.
+        // The first move of each drag waits behind the press's Preview and behind the frame that
+        // draws the drag's first state (the buttons made insensitive): counted apart from the others.
         var firstMoves: [Double] = [], laterMoves: [Double] = []
         var latencies: [Double] = [], startups: [Double] = [], panelPSS: [Double] = [],
             plainPSS: [Double] = []
