@@ -90,8 +90,8 @@ struct OutboxLimits {
 
     /// What every connection uses.
     static let standard = OutboxLimits(
-        backlogLimit: 64 * 1024, readingPauseLimit: 256 * 1024,
-        lanesEngageLimit: 64 * 1024, laneLimit: 16 * 1024, floodLaneLimit: 2 * 1024,
+        backlogLimit: 32 * 1024, readingPauseLimit: 128 * 1024,
+        lanesEngageLimit: 32 * 1024, laneLimit: 8 * 1024, floodLaneLimit: 2 * 1024,
         waitingCallsPerSender: 16, laneMessageLimit: 128, laneRefusalLimit: 1 << 18,
         maximumHeldPerClient: 64, smallSocketBuffer: 4 * 1024, messagesPerRound: 256)
 }
