@@ -12,8 +12,8 @@
 /// dbus-daemon itself answers a sender past its limits); the refusal keeps only the call's serial
 /// until it is its turn, and a pipelining sender's serials follow one another, so a run of them is
 /// kept as its first serial and a count: a flood costs a few bytes per run, not a reply per call.
-/// (Kept one by one, a crowd's serials grew arrays to hundreds of KiB whose freed copies, among
-/// what lives on, stayed resident after the crowd left: Benchmarks/PERFORMANCE-LOG.md.)
+/// (Kept one by one, a crowd's serials grew arrays by doubling, and their freed copies, among what
+/// lives on, stayed resident after the crowd left: Benchmarks/PERFORMANCE-LOG.md.)
 struct ReplyLanes {
     /// What one destination waits for, in order: its replies, then its refusals. Once a lane refuses
     /// it refuses until it is empty, so no reply can come after a refusal made before its call.
