@@ -101,8 +101,9 @@ struct WatchCommand: Command {
             seen += 1
             if let count, seen >= count { loop.stop() }
         }
-        // A change by a client new to the daemon (each `snapsizectl inc` is one) is announced before
-        // the bus has told the daemon which process that is; the daemon announces the process in a
+        // A change by a client new to the daemon (each `snapsizectl inc` is one) can be announced
+        // before the bus has told the daemon which process that is (the daemon asks as the client
+        // connects, and the answer usually comes first); the daemon then announces the process in a
         // ChangedBy of its own before that client has its reply. So a --json line naming a client by
         // its bus name alone waits for it, at most `namingWait`, and goes out at once, as it is,
         // before any other line.

@@ -90,21 +90,9 @@ final class Message {
 
     /// An error answering the same call as this method return (same reply serial and destination).
     func errorInsteadOfReturn(_ error: MethodError) -> Message {
-        guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else {
-            outOfMemory("dbus_message_new")
-        }
-        let message = Message(adopting: reply)
-        dbus_message_set_no_reply(reply, 1)
-        checkMemory(
-            dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
-        checkMemory(
-            dbus_message_set_reply_serial(reply, dbus_message_get_reply_serial(raw)),
-            "dbus_message_set_reply_serial")
-        if let destination = dbus_message_get_destination(raw) {
-            checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
-        }
-        try? message.append([.string(error.message)])
-        return message
+        Message.refusal(
+            answering: dbus_message_get_reply_serial(raw),
+            destination: dbus_message_get_destination(raw).map { String(cString: $0) }, error)
     }
 
     /// A method return answering the same call as this one (same reply serial and destination) with `body`.
@@ -334,8 +322,10 @@ enum MessageReader {
 }
 
 extension Message {
-    /// An error answering the call with `serial` from `destination`, made without the call itself.
-    static func refusal(answering serial: UInt32, destination: String, _ error: MethodError) -> Message {
+    /// An error answering the call with `serial` from `destination` (none: a connection without a
+    /// bus), made without the call itself.
+    static func refusal(answering serial: UInt32, destination: String?, _ error: MethodError) -> Message
+    {
         guard let reply = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else {
             outOfMemory("dbus_message_new")
         }
@@ -344,7 +334,9 @@ extension Message {
         checkMemory(
             dbus_message_set_error_name(reply, error.name.rawValue), "dbus_message_set_error_name")
         checkMemory(dbus_message_set_reply_serial(reply, serial), "dbus_message_set_reply_serial")
-        checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
+        if let destination {
+            checkMemory(dbus_message_set_destination(reply, destination), "dbus_message_set_destination")
+        }
         try? message.append([.string(error.message)])
         return message
     }
