@@ -41,8 +41,9 @@ let noStringProcessing = SwiftSetting.unsafeFlags([
 /// How both programs link: the Swift runtime statically (Debian has no Swift runtime package), so only
 /// the parts they use are loaded. With lld, the C++ runtime the Swift runtime needs is static too, only
 /// the objects used: lld reads a linker script of scripts/static-link naming the archive instead of each
-/// shared library (--remap-inputs). libdbus stays shared, so that Debian's security updates of it reach
-/// them; for the same reason they are position-independent (ASLR) and bind every symbol at start,
+/// shared library (--remap-inputs). libdbus stays shared in snapsized, so that Debian's security updates
+/// of it reach the daemon at once (snapsizectl's reason to carry it is at its target); both are
+/// position-independent (ASLR) and bind every symbol at start,
 /// read-only afterwards (-z now, with lld's default -z relro). The Swift runtime's many relative
 /// relocations are packed (-z pack-relative-relocs, DT_RELR, glibc 2.36 and later), so the table read
 /// at every start is small. Nothing is exported (the Swift driver passes -export-dynamic).
@@ -158,12 +159,22 @@ let package = Package(
         // for no shared libstdc++ to be loaded and bound: its start-up is most of `snapsizectl inc`'s time.
         // What a key press runs and touches is placed together (scripts/snapsizectl.order, made by
         // scripts/ctl-link-order.sh), so the kernel maps it in fewer page faults.
+        //
+        // libdbus is linked statically here too (only here: snapsized, which any session client talks to and
+        // which runs for days, keeps the shared one, so Debian's security updates reach it at once). Shared,
+        // it brings libsystemd and the six libraries behind that into every key press, each found, mapped
+        // and relocated (dbus-send pays the same). A security update of libdbus means rebuilding the
+        // package, as for the C++ runtime: Built-Using names dbus (scripts/build-deb.sh).
+        // StaticLibdbus answers the two libsystemd calls that its socket code names (DWARF 4, as CArguments).
+        .target(name: "StaticLibdbus", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .executableTarget(
-            name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls"],
+            name: "snapsizectl", dependencies: ["SnapCLI", "SystemCalls", "StaticLibdbus"],
             swiftSettings: [directMetadataAccess, noStringProcessing],
             linkerSettings: [
                 .unsafeFlags(
                     staticRuntimeLinking + [
+                        "-Xlinker",
+                        "--remap-inputs=*/libdbus-1.so=\(packageRoot)/scripts/static-link/libdbus-1.ld",
                         "-Xlinker", "--symbol-ordering-file=\(packageRoot)/scripts/snapsizectl.order",
                         "-Xlinker", "--no-warn-symbol-ordering"
                     ])

@@ -22,7 +22,13 @@ rmdir --ignore-fail-on-non-empty "$root/usr/share/applications"
 # What Debian wants beside the programs: the copyright and a changelog (a native package's).
 doc=$root/usr/share/doc/snapsize
 install -d -m 755 "$doc"
-install -m 644 "$here/packaging/copyright" "$doc/copyright"
+# snapsizectl carries libdbus (Package.swift): the licence texts its stanza names are Debian's own, from
+# the copyright file of the libdbus the package was built with.
+{ cat "$here/packaging/copyright"
+  awk -v RS= '/^License: (GPL-2\+|AFL-2\.1|Expat|Tcl-BSDish)\n/ { printf "\n%s\n", $0 }' \
+      /usr/share/doc/libdbus-1-3/copyright
+} > "$doc/copyright"
+chmod 644 "$doc/copyright"
 date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)}")
 printf 'snapsize (%s) unstable; urgency=medium\n\n  * Built by make deb from the snapsize sources.\n\n -- snapsize developers <snapsize@example.org>  %s\n' \
     "$version" "$date" | gzip -9n > "$doc/changelog.gz"
@@ -50,10 +56,11 @@ if readelf -VW "$root/usr/bin/snapsized" | grep -q GLIBC_ABI_DT_RELR; then
     fi
 fi
 
-# Both programs link the C++ runtime statically (Package.swift): its source package, as Debian records
-# static linking, so that the archive keeps the sources the binaries were built from. (The Swift
-# runtime, static too, has no Debian package to name; libdbus is shared.)
-built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libstdc++-12-dev libgcc-12-dev \
+# Both programs link the C++ runtime statically, and snapsizectl libdbus (Package.swift): their source
+# packages, as Debian records static linking, so that the archive keeps the sources the binaries were
+# built from and a security update of them is known to need a rebuild. (The Swift runtime, static too,
+# has no Debian package to name.)
+built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' libstdc++-12-dev libgcc-12-dev libdbus-1-dev \
     | sort -u | paste -sd, - | sed 's/,/, /g')
 [ -n "$built_using" ] || { echo "build-deb: cannot tell the source packages of the static libraries" >&2; exit 1; }
 

@@ -32,10 +32,10 @@ case $depends in *swift*) fail "Depends names a Swift package: $depends" ;; esac
 case $depends in *gtk*) fail "the daemon's package depends on GTK, which only snapsize-panel needs: $depends" ;; esac
 grep -q "snapsize-panel" "$work/contents" && fail "the daemon's package carries the panel's files: $(grep snapsize-panel "$work/contents")"
 case $depends in *"libc6 (>= 2.36)"*) ;; *) fail "Depends lacks libc6 (>= 2.36), which DT_RELR needs: $depends" ;; esac
-# snapsized carries the C++ runtime statically (libstdc++, libgcc): Built-Using names its source, and
-# nothing else (libdbus is shared, so that Debian's security updates reach the daemon).
+# Both programs carry the C++ runtime statically (libstdc++, libgcc), and snapsizectl libdbus: Built-Using
+# names their sources, and nothing else.
 built_using=$(dpkg-deb --field "$deb" Built-Using)
-case $built_using in "gcc-12 (= "*")") ;; *) fail "Built-Using is not only gcc-12: $built_using" ;; esac
+case $built_using in "dbus (= "*"), gcc-12 (= "*")") ;; *) fail "Built-Using is not dbus and gcc-12: $built_using" ;; esac
 # Hardening (PIE, bind now, relro): lintian's word, and no error of any kind.
 lintian_tags=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
 echo "$lintian_tags" | grep -E "^E: " && fail "lintian reports errors"
@@ -53,10 +53,16 @@ for program in snapsized snapsizectl; do
         dpkg -S "$library" > /dev/null 2>&1 || dpkg -S "$(readlink -f "$library")" > /dev/null 2>&1 \
             || fail "$program needs $library, which no Debian package owns"
     done
-    # libdbus is loaded (with the libsystemd it needs), not carried: no copy of its code inside
-    # (DBUS_COOKIE_SHA1 is the name of one of its authentication mechanisms, only in its own code).
-    grep -q "libdbus-1.so.3 => /" "$work/ldd" || fail "$program does not load the system's libdbus-1.so.3"
-    grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "$program carries a copy of libdbus"
+    # The daemon loads libdbus (with the libsystemd it needs), so that Debian's security updates reach it
+    # at once: no copy of its code inside (DBUS_COOKIE_SHA1 is the name of one of its authentication
+    # mechanisms, only in its own code). The key press's snapsizectl carries it, and loads neither.
+    if [ "$program" = snapsized ]; then
+        grep -q "libdbus-1.so.3 => /" "$work/ldd" || fail "$program does not load the system's libdbus-1.so.3"
+        grep -aq DBUS_COOKIE_SHA1 "$binary" && fail "$program carries a copy of libdbus"
+    else
+        grep -E "libdbus|libsystemd" "$work/ldd" && fail "$program loads libdbus or libsystemd, which it should carry or not need"
+        grep -aq DBUS_COOKIE_SHA1 "$binary" || fail "$program carries no copy of libdbus"
+    fi
     # Both carry the C++ runtime the Swift runtime needs (Package.swift, staticRuntimeLinking).
     grep -E "libstdc\+\+|libgcc_s" "$work/ldd" && fail "$program loads a C++ runtime it should carry statically"
     # Position-independent (ASLR: any session client can talk to the daemon), every symbol bound at start.
@@ -67,7 +73,7 @@ for program in snapsized snapsizectl; do
     [ "$version" = "$program $(dpkg-deb --field "$deb" Version)" ] || fail "$program --version said '$version'"
 done
 # The licence: a machine-readable copyright file, Apache-2.0 through Debian's copy of the text, and
-# the licences of what the programs carry statically (the Swift runtime and the C++ runtime).
+# the licences of what the programs carry statically (the Swift runtime, the C++ runtime, libdbus).
 copyright=$work/root/usr/share/doc/snapsize/copyright
 head -1 "$copyright" | grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" \
     || fail "the copyright file is not machine-readable (DEP-5)"
@@ -75,6 +81,8 @@ grep -qx "License: Apache-2.0" "$copyright" && grep -q "/usr/share/common-licens
     || fail "the copyright file does not give the Apache License 2.0"
 grep -q "^License: .*Apache-2.0 with Swift-exception" "$copyright" || fail "the copyright file does not name the Swift runtime's licence"
 grep -q "^License: .*GPL-3+ with GCC-exception-3.1" "$copyright" || fail "the copyright file does not name the C++ runtime's licence"
+grep -q "^License: .*(GPL-2+ or AFL-2.1)" "$copyright" && grep -qx "License: AFL-2.1" "$copyright" \
+    || fail "the copyright file does not give libdbus's licence, which snapsizectl carries"
 grep -qx "Exec=/usr/bin/snapsized" "$work/root/usr/share/dbus-1/services/$ACTIVATION_FILE" \
     || fail "the activation file does not start /usr/bin/snapsized"
 
