@@ -33,9 +33,10 @@ TEST_DEPS  := gcc libatspi2.0-dev valgrind procps libglib2.0-bin systemd python3
               python3-gi gir1.2-gtk-3.0 xvfb x11-utils orca python3-dogtail locales \
               qtbase5-dev-tools libglib2.0-dev-bin
 # The panel (snapsize-panel, GTK 4): its build needs GTK's headers; its tests drive a real pointer
-# (xdotool), take screenshots (ImageMagick's import) and turn on Large Text (an XSETTINGS manager) under Xvfb.
+# (xdotool), take screenshots (ImageMagick's import) and turn on Large Text (an XSETTINGS manager) under Xvfb,
+# and show it on Wayland (weston's headless compositor).
 PANEL_BUILD_DEPS := libgtk-4-dev
-PANEL_TEST_DEPS  := xdotool imagemagick xsettingsd
+PANEL_TEST_DEPS  := xdotool imagemagick xsettingsd weston
 # `make deb`, `make install` and their checks.
 PACKAGE_DEPS := file man-db bash-completion zsh fish dpkg-dev lintian
 # `snapsizectl keys` and its tests (KeysTests): GNOME's keybinding schemas, whose defaults the suggested
