@@ -132,8 +132,28 @@ extension OrcaTests {
             #expect(atRest.contains("Circle size 80 points"), "the line at rest: \(atRest)")
         }
 
-        // (5) Focus back into the track after the changes: the new size, once; leaving it says nothing of it.
-        speech.begin("panel 5 Tab, then Shift+Tab into the track again")
+        if panel.hasValue {
+            // (4b) A screen reader's write of the track's Value (pyatspi, as dogtail does): rounded,
+            // committed through the daemon, heard once from the value event; then Left, back to 80.
+            speech.begin("panel 4b pyatspi writes 4.4 into the track's Value: 80 -> 100, then Left")
+            let written = try fixture.python("set_panel_value.py", ["4.4"])
+            speech.note("pyatspi wrote 4.4; the Value said before: \(written["before"] ?? "")")
+            let before = written["before"] as? [String: Any] ?? [:]
+            #expect(
+                (before["minimum"] as? NSNumber)?.doubleValue == 0
+                    && (before["maximum"] as? NSNumber)?.doubleValue == 4
+                    && (before["current"] as? NSNumber)?.doubleValue == 3, "\(before)")
+            #expect(panel.shows(["selected": "4"]), "committed: \(panel.shownState)")
+            #expect(speech.heard(["100 points"]), "\(speech.current)")
+            speech.mark()
+            try xdotool(["key", "Left"])
+            #expect(speech.heard(["80 points"]), "\(speech.current)")
+        }
+
+        // (5) Tab to Smaller, then a change from snapsizectl: the panel's track has no focus, so the
+        // daemon speaks it (with a Value, the quiet rule has ended), once. Focus back into the track:
+        // the new size, once; leaving it says nothing of it.
+        speech.begin("panel 5 Tab, snapsizectl dec (80 -> 60), Shift+Tab into the track again")
         try xdotool(["key", "Tab"])
         #expect(
             waitUntil(timeout: 10) { orca.locus.last?.hasSuffix("| Smaller") == true }, "\(orca.locus)")
@@ -143,12 +163,17 @@ extension OrcaTests {
             speech.current.count == 1 && speech.current.first?.hasPrefix("Smaller") == true,
             "\(speech.current)")
         speech.mark()
+        let fromButton = try run(snapsizectl, ["dec"], environment: environment, timeout: 20)
+        speech.note("snapsizectl dec answered \(fromButton.stdout.trimmingCharacters(in: .newlines))")
+        #expect(fromButton.status == 0, "\(fromButton)")
+        #expect(speech.heard(["60 points"]), "\(speech.current)")
+        speech.mark()
         try xdotool(["key", "shift+Tab"])
         #expect(waitUntil(timeout: 10) { orca.locus.last == "slider | Circle size" }, "\(orca.locus)")
         speech.settle()
         #expect(
-            speech.current.filter { $0.contains("80 points") }.count == 1
-                && !speech.current.contains { $0.contains("100 points") }, "\(speech.current)")
+            speech.current.filter { $0.contains("60 points") }.count == 1
+                && !speech.current.contains { $0.contains("80 points") }, "\(speech.current)")
 
         // (6) With the daemon's speech off, Right on the focused track commits: on GTK 4.8 the panel
         // speaks none of its own changes (no Value), so Orca says nothing and the daemon's announcement
