@@ -100,6 +100,7 @@ struct FocusedValueTests {
         rule.focused(otherApp)
         probe.answer("60 points")  // the track's, too late
         #expect(!rule.speaks)
+        #expect(probe.questions.map(\.object) == [otherApp], "the newest focus asked about now")
         probe.answer(nil)
         rule.focused(track)
         rule.unfocused(track)
@@ -109,6 +110,22 @@ struct FocusedValueTests {
         rule.left(":1.7")
         probe.answer("60 points")
         #expect(!rule.speaks)
+    }
+
+    @Test("one question at a time: focus taken faster than answers come asks about the newest only")
+    func oneAtATime() {
+        let (rule, probe) = make()
+        rule.focused(button)
+        for _ in 0..<100 {
+            rule.focused(otherApp)
+            rule.focused(track)
+        }
+        #expect(probe.questions.map(\.object) == [button])
+        probe.answer(nil)
+        #expect(probe.questions.map(\.object) == [track])
+        probe.answer("80 points")
+        #expect(rule.speaks)
+        #expect(probe.questions.isEmpty)
     }
 
     @Test("the value texts follow a reload: the old words no longer count")

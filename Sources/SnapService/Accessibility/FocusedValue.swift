@@ -33,6 +33,10 @@ final class FocusedValue {
     private(set) var holder: BusObject?
     /// The newest object to take focus, while its answer is awaited.
     private var asked: BusObject?
+    /// The object whose question is on the bus. At most one at a time: a focus taken meanwhile waits
+    /// in `asked` and is asked about when that answer comes (only the newest), so an application
+    /// sending focus events faster than it answers never piles questions up in the daemon.
+    private var inFlight: BusObject?
 
     init(probe: FocusProbe, valueTexts: [String]) {
         self.probe = probe
@@ -46,6 +50,11 @@ final class FocusedValue {
     func focused(_ object: BusObject) {
         release()
         asked = object
+        if inFlight == nil { ask(object) }
+    }
+
+    private func ask(_ object: BusObject) {
+        inFlight = object
         probe.valueText(of: object) { [weak self] text in self?.answered(object, text) }
     }
 
@@ -68,8 +77,12 @@ final class FocusedValue {
     }
 
     private func answered(_ object: BusObject, _ text: String?) {
-        // A later focus (or the object losing it) has made this answer moot.
-        guard asked == object else { return }
+        inFlight = nil
+        // A later focus (or the object losing it) has made this answer moot; the newest is asked now.
+        guard asked == object else {
+            if let asked { ask(asked) }
+            return
+        }
         asked = nil
         guard let text, valueTexts.contains(text) else { return }
         holder = object
