@@ -35,7 +35,8 @@ extension OrcaTests {
             panel.stop()
             orca.stop()
         }
-        func xdotool(_ arguments: [String]) throws {
+        @discardableResult
+        func xdotool(_ arguments: [String]) throws -> String {
             try TestSupport.xdotool(arguments, environment: environment)
         }
         try panel.focus()
@@ -50,6 +51,20 @@ extension OrcaTests {
         func lineAtRest() -> String {
             Thread.sleep(forTimeInterval: 3)
             return orca.braille.last ?? ""
+        }
+
+        // (0) The window has just opened, its track focused by GTK but not presented by Orca (no focus
+        // has moved inside it yet): a change from snapsizectl is heard once, and back.
+        speech.begin("panel 0 the window just opened: snapsizectl inc, dec (60 -> 80 -> 60)")
+        speech.settle()
+        speech.mark()
+        for (command, heard) in [("inc", "80 points"), ("dec", "60 points")] {
+            let result = try run(snapsizectl, [command], environment: environment, timeout: 20)
+            speech.note(
+                "snapsizectl \(command) answered \(result.stdout.trimmingCharacters(in: .newlines))")
+            #expect(result.status == 0, "\(result)")
+            #expect(speech.heard([heard]), "\(speech.current)")
+            speech.mark()
         }
 
         // (1) Focus into the track: Tab to Smaller, then Shift+Tab back. The label and the size, once.
@@ -174,6 +189,31 @@ extension OrcaTests {
         #expect(
             speech.current.filter { $0.contains("60 points") }.count == 1
                 && !speech.current.contains { $0.contains("80 points") }, "\(speech.current)")
+
+        // (5b) Focus leaves for a window without accessibility (xmessage): no focus event from it, but
+        // the track loses focus with its window, so a change is heard once (from the daemon). On GTK
+        // 4.8 Orca 43 keeps the track as its locus and also speaks its description, updated now that
+        // the track has lost focus: twice (docs/PANEL.md, known limits).
+        speech.begin("panel 5b xmessage takes X focus, snapsizectl inc (60 -> 80)")
+        let other = try ChildProcess("/usr/bin/xmessage", ["snapsize"], environment: environment)
+        defer { other.terminate() }
+        // xmessage (Xt) does not say its pid on its window: found by its class.
+        let otherWindow = try xdotool(["search", "--sync", "--onlyvisible", "--classname", "xmessage"])
+        try xdotool(["windowfocus", "--sync", String(otherWindow.split(separator: "\n").first ?? "")])
+        speech.settle()
+        speech.mark()
+        let fromElsewhere = try run(snapsizectl, ["inc"], environment: environment, timeout: 20)
+        speech.note("snapsizectl inc answered \(fromElsewhere.stdout.trimmingCharacters(in: .newlines))")
+        if panel.hasValue {
+            #expect(speech.heard(["80 points"]), "\(speech.current)")
+        } else {
+            let heard = speech.heard(["80 points"])
+            withKnownIssue("GTK 4.8: the track's description is spoken too", isIntermittent: true) {
+                #expect(heard, "\(speech.current)")
+            }
+        }
+        other.terminate()
+        try panel.focus()
 
         // (6) With the daemon's speech off, Right on the focused track commits: on GTK 4.8 the panel
         // speaks none of its own changes (no Value), so Orca says nothing and the daemon's announcement
