@@ -12,6 +12,9 @@ packages=orca,at-spi2-core,python3-pyatspi,gir1.2-gtk-3.0,python3-gi,xvfb,dbus,d
 # Debian 13's defaults too.
 keys_packages=gsettings-desktop-schemas,gnome-settings-daemon-common,mutter-common,gnome-shell-common
 packages=$packages,$keys_packages
+# GTK 4 (Debian 13's 4.18): the panel runs from the chroot in OrcaTests/panelScenario, where its track is
+# a GtkAccessibleRange with an AT-SPI Value (GTK 4.10+).
+packages=$packages,libgtk-4-1
 
 if [ -e "$marker" ]; then echo "orca48 chroot: $root (ready)"; exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then echo "orca48 chroot: building it needs root" >&2; exit 1; fi

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `make test-orca48`: the Orca scenarios (Tests/AccessibilityTests/OrcaTests.swift) with Orca 48 from a
 # Debian 13 chroot, against the snapsized built here; and PidReuseTests with the chroot's dbus-daemon
-# 1.16, which gives a caller's process as a pidfd (it mounts what it needs in a namespace of its own). The chroot is built once (scripts/orca48-chroot.sh);
+# 1.16, which gives a caller's process as a pidfd (it mounts what it needs in a namespace of its own). The panel's
+# scenario runs snapsize-panel from the chroot too, on its GTK 4.18. The chroot is built once (scripts/orca48-chroot.sh);
 # /tmp (buses, X socket, the test's files), /dev/shm and /proc are bind-mounted into it for the run and
 # unmounted afterwards, whatever happens. One run at a time (a lock next to the chroot).
 set -euo pipefail
@@ -27,6 +28,11 @@ done
 if [ ! -e "$root/usr/share/glib-2.0/schemas/org.gnome.shell.gschema.xml" ]; then
   chroot "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
     apt-get install -y -qq --no-install-recommends gsettings-desktop-schemas gnome-settings-daemon-common mutter-common gnome-shell-common
+fi
+# A chroot built before the panel ran from it gets GTK 4 now.
+if ! ls "$root"/usr/lib/x86_64-linux-gnu/libgtk-4.so.1 >/dev/null 2>&1; then
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    apt-get install -y -qq --no-install-recommends libgtk-4-1
 fi
 $swift build --build-tests
 SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios|OrcaTests/panelScenario|KeysTests/schemasCheck|PidReuseTests'

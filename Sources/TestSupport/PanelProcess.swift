@@ -15,12 +15,25 @@ public final class PanelProcess {
 
     /// Starts the panel with `environment` (DISPLAY and the session bus) and waits until its window is
     /// visible and, when `waitForTrack`, its track has been drawn with the daemon's state.
+    ///
+    /// With `onDesktop` (a folder under /tmp) and a desktop root (`SNAPSIZE_DESKTOP_ROOT`, `make
+    /// test-orca48`), the panel runs from the root, on its GTK (Debian 13's 4.18): the executable is
+    /// copied into that folder, which the root sees under the same path. The panel links the Swift
+    /// runtime statically, so it needs only the root's system libraries (GTK 4, libdbus).
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String],
-        waitForTrack: Bool = true
+        waitForTrack: Bool = true, onDesktop: String? = nil
     ) throws {
         self.environment = environment
-        let child = try ChildProcess(executable, ["--trace"] + arguments, environment: environment)
+        let child: ChildProcess
+        if let folder = onDesktop, DesktopRoot.path != nil {
+            let copy = folder + "/snapsize-panel"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: executable, toPath: copy)
+            child = try DesktopRoot.start(copy, ["--trace"] + arguments, environment: environment)
+        } else {
+            child = try ChildProcess(executable, ["--trace"] + arguments, environment: environment)
+        }
         self.child = child
         let drawn = waitUntil(timeout: 20, interval: 0.02) {
             (!waitForTrack
@@ -41,6 +54,9 @@ public final class PanelProcess {
     }
 
     public func stop() { child.terminate() }
+
+    /// The track has an AT-SPI Value (the panel runs on GTK 4.10 or later), not only a description.
+    public var hasValue: Bool { lines.contains("accessible value") }
 
     public var lines: [Substring] { child.stdout.split(separator: "\n") }
 

@@ -10,6 +10,7 @@ import SnapSettings
 struct SpeakerTests {
     final class Channel: SpeechChannel {
         var isFocused = false
+        var focusedValueSpeaks = false
         var hasAnnouncementListener = false
         var said: [String] = []
         func announce(_ text: String) { said.append("announcement: " + text) }

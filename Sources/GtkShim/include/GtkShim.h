@@ -16,6 +16,8 @@ typedef void (*ShimPointFn)(gpointer instance, double x, double y, gpointer data
 typedef void (*ShimCancelFn)(gpointer gesture, gpointer sequence, gpointer data);
 typedef gboolean (*ShimKeyFn)(gpointer controller, guint keyval, guint keycode, GdkModifierType state, gpointer data);
 typedef void (*ShimNotifyFn)(gpointer instance, gpointer pspec, gpointer data);
+/* A screen reader wrote the track's value (AT-SPI Value.CurrentValue): TRUE if it was taken. */
+typedef gboolean (*ShimSetValueFn)(gpointer track, double value, gpointer data);
 
 /* A signal without arguments: "clicked", "unmap", "hide", "leave", "enter". */
 void shim_on_void(gpointer instance, const char *signal, ShimVoidFn fn, gpointer data);
@@ -44,6 +46,16 @@ static inline GtkNative *shim_native(gpointer p) { return GTK_NATIVE(p); }
 
 /* A drawing area with an accessible role (construct-only, hence g_object_new). */
 GtkWidget *shim_drawing_area_new(GtkAccessibleRole role);
+
+/* The track: a drawing area with the slider role that, on GTK 4.10 and later (found at run time), is a
+   GtkAccessibleRange, so AT-SPI gets a Value for it (min, max, current, text). */
+GtkWidget *shim_track_new(void);
+/* Whether tracks are GtkAccessibleRanges here (the running GTK has the interface). */
+gboolean shim_track_has_value(void);
+/* Who takes a screen reader's write of the track's value. */
+void shim_track_on_set_value(GtkWidget *track, ShimSetValueFn fn, gpointer data);
+/* The range's minimum, maximum, current value and its text, in one update (one value event). */
+void shim_a11y_range(GtkWidget *widget, double minimum, double maximum, double now, const char *text);
 
 /* The accessible label and description (gtk_accessible_update_property is variadic). */
 void shim_a11y_label(GtkWidget *widget, const char *label);

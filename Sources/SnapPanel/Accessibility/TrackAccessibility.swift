@@ -1,11 +1,18 @@
 import CGtk
 import GtkShim
 
-/// How a screen reader hears the track. GTK 4.8 exports no Value interface for a custom widget (4.10's
-/// GtkAccessibleRange does), so the track is a slider with a name (the daemon's Label) and, as its
-/// description, the current size in the daemon's words: focusing it is heard as "Circle size slider.
-/// 60 points." Each change is spoken by the daemon (its announcement, in its language), once.
+/// How a screen reader hears the track, in one of two ways chosen by the GTK the panel runs on.
 ///
+/// **GTK 4.10 and later** (Debian 13's 4.18): the track is a GtkAccessibleRange (`shim_track_new`), so it
+/// has an AT-SPI Value: the *committed* index (minimum 0, maximum the last index), with the daemon's value
+/// text ("60 points") as its Text, as the daemon's own slider has it. Orca presents it on focus and speaks
+/// and brailles each value event of its focused object, so every commit is heard from the track itself and
+/// its braille line is rewritten with the new size. A preview is not a value (a drag is heard at its
+/// release). The daemon stays quiet meanwhile (docs/ACCESSIBILITY.md, "A panel that speaks").
+///
+/// **GTK 4.8** (Debian 12): no Value for a custom widget, so the track is a slider with a name (the
+/// daemon's Label) and, as its description, the current size in the daemon's words: focusing it is heard
+/// as "Circle size slider. 60 points." Each change is spoken by the daemon (its announcement), once.
 /// Orca speaks a description change of the object that has its focus (onDescriptionChanged), which
 /// would say every change a second time; so the description is brought up to date only while the track
 /// is not focused, never while it has it. When it loses focus, the update waits for GTK's next idle
@@ -15,16 +22,20 @@ import GtkShim
 @MainActor
 final class TrackAccessibility {
     private let track: UnsafeMutablePointer<GtkWidget>
+    /// The track has an AT-SPI Value (GTK 4.10+).
+    let hasValue = shim_track_has_value() != 0
     private var label = ""
-    /// The size the description should say, and the one it says.
+    /// The size the description should say, and the one it says (GTK 4.8).
     private var wanted = ""
     private var described: String?
+    /// The range last given to GTK (GTK 4.10+): index, last index, text.
+    private var range: (index: Int, last: Int, text: String)?
 
     init(track: UnsafeMutablePointer<GtkWidget>) { self.track = track }
 
     var focused = false {
         didSet {
-            guard !focused, oldValue else { return }
+            guard !hasValue, !focused, oldValue else { return }
             g_idle_add(
                 { data in
                     MainActor.assumeIsolated {
@@ -35,13 +46,24 @@ final class TrackAccessibility {
         }
     }
 
-    func show(label: String, valueText: String) {
+    /// The daemon's label; its committed index of `last + 1` sizes with that size's value text (the
+    /// Value); and the shown size's text (the description, GTK 4.8).
+    func show(label: String, committed index: Int, last: Int, valueText: String, shownText: String) {
         if label != self.label {
             self.label = label
             shim_a11y_label(track, label)
         }
-        wanted = valueText
-        update()
+        if hasValue {
+            // Only a real change: each update with a new current value is a value event Orca speaks.
+            guard range?.index != index || range?.last != last || range?.text != valueText else {
+                return
+            }
+            range = (index, last, valueText)
+            shim_a11y_range(track, 0, Double(last), Double(index), valueText)
+        } else {
+            wanted = shownText
+            update()
+        }
     }
 
     private func update() {

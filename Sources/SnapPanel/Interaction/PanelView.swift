@@ -17,6 +17,9 @@ public struct PanelView: Equatable, Sendable {
 
     var lastIndex: Int { max(state.sizes.count - 1, 0) }
 
+    /// The committed index, within the sizes (the track's accessible value).
+    public var committedIndex: Int { min(max(state.selectedIndex, 0), lastIndex) }
+
     /// The index the thumb is drawn at.
     public var thumbIndex: Int { min(max(state.shownIndex, 0), lastIndex) }
     /// The circle's diameter, in points.
@@ -72,6 +75,7 @@ public enum SafeText {
 
     public static func shown(_ text: String) -> String {
         let printable = Texts.printable(text)
-        return printable.count > maximumLength ? String(printable.prefix(maximumLength)) + "…" : printable
+        return printable.count > maximumLength
+            ? String(printable.prefix(maximumLength)) + "…" : printable
     }
 }

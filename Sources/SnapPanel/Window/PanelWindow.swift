@@ -78,6 +78,14 @@ final class PanelWindow {
         track.onKey = { [unowned self] in key($0) }
         track.onFocus = { [unowned self] in accessibility.focused = $0 }
         track.onFrame = { [unowned self] in trace.frame(thumbIndex: $0) }
+        shim_track_on_set_value(
+            track.widget,
+            { _, value, data in
+                MainActor.assumeIsolated { PanelWindow.from(data).screenReaderSet(value) }
+                // Always taken: the daemon's slider answers a write it cannot carry out without an
+                // error too (libatspi 2.46 aborts its own process on an error reply to it).
+                return 1
+            }, context)
         shim_on_void(
             smaller, "clicked",
             { _, data in
@@ -118,7 +126,7 @@ final class PanelWindow {
     /// Connects to the daemon; the window is shown with its first answer (or failure), laid out for
     /// the daemon's track: without a window manager, an X11 window keeps the size it was first shown at.
     func open() {
-        trace.started(window: window, track: track.widget)
+        trace.started(window: window, track: track.widget, value: accessibility.hasValue)
         g_timeout_add(
             Self.presentWithoutAnswerMilliseconds,
             { data in
@@ -181,7 +189,9 @@ final class PanelWindow {
         gtk_widget_set_sensitive(smaller, smallerOn ? 1 : 0)
         gtk_widget_set_sensitive(larger, largerOn ? 1 : 0)
         accessibility.show(
-            label: SafeText.shown(view.state.label), valueText: view.valueText(view.thumbIndex))
+            label: SafeText.shown(view.state.label), committed: view.committedIndex,
+            last: view.lastIndex, valueText: view.valueText(view.committedIndex),
+            shownText: view.valueText(view.thumbIndex))
         showNotice(problem ?? view.holderNotice)
         trace.state(view, smaller: smallerOn, larger: largerOn)
         present()
@@ -239,6 +249,16 @@ final class PanelWindow {
             let last = UInt32(max((view?.state.sizes.count ?? 1) - 1, 0))
             link?.call(.setIndex, shim_tuple_u(last)) { [unowned self] in refused($0) }
         }
+    }
+
+    /// A screen reader wrote the track's value (GTK 4.10+): what the daemon's slider does with a write,
+    /// rounded to an index, clamped, and committed through the daemon (SetIndex); nothing during a drag
+    /// or for a value that is not a number. The daemon's refusal shows in the notice line, as for a key.
+    private func screenReaderSet(_ value: Double) {
+        guard value.isFinite, let view, !track.isDragging else { return }
+        let index = UInt32(min(max(value.rounded(), 0), Double(view.lastIndex)))
+        trace.sent("SetIndex", Double(index))
+        link?.call(.setIndex, shim_tuple_u(index)) { [unowned self] in refused($0) }
     }
 
     private func step(_ method: SelectorMethod) {

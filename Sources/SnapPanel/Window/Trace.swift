@@ -22,9 +22,13 @@ final class Trace {
         print(text)
     }
 
-    func started(window: UnsafeMutablePointer<GtkWidget>, track: UnsafeMutablePointer<GtkWidget>) {
+    /// `value`: the track has an AT-SPI Value (GTK 4.10+), else the size is its description (GTK 4.8).
+    func started(
+        window: UnsafeMutablePointer<GtkWidget>, track: UnsafeMutablePointer<GtkWidget>, value: Bool
+    ) {
         self.window = window
         self.track = track
+        line("accessible " + (value ? "value" : "description"))
     }
 
     /// After each frame of the track: its thumb index and the monotonic time in microseconds, preceded,

@@ -36,7 +36,7 @@ final class TrackView {
 
     init(grab: GrabMode) {
         rules = DragRules(mode: grab)
-        widget = shim_drawing_area_new(GTK_ACCESSIBLE_ROLE_SLIDER)
+        widget = shim_track_new()
         gtk_widget_set_focusable(widget, 1)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_set_hexpand(widget, 0)

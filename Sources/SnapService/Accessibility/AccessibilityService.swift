@@ -26,6 +26,9 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     private var app: AccessibleApplication?
     private var registration: RegistryEmbedding?
     private var listeners: EventListeners?
+    /// The quiet rule's view of the accessibility focus (`FocusedValue`), while on a bus.
+    private var focusWatch: FocusWatch?
+    private var focusedValue: FocusedValue?
     private let speaker: Speaker
     /// The daemon's loop: Registration and EventListeners retry on it.
     private let loop: EventLoop
@@ -104,6 +107,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         registration.onChange = { [unowned self] in self.readinessChanged() }
         self.app = app
         self.registration = registration
+        followFocus(on: connection)
         trackListeners(on: connection)
         registration.start()
     }
@@ -121,7 +125,24 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
         self.listeners = listeners
     }
 
+    /// The quiet rule follows the accessibility focus from joining on (FocusWatch says what it costs).
+    private func followFocus(on connection: Connection) {
+        let watch = FocusWatch(connection: connection)
+        let rule = FocusedValue(probe: watch, valueTexts: model.valueTexts)
+        watch.onFocus = { [unowned rule] object, focused in
+            if focused { rule.focused(object) } else { rule.unfocused(object) }
+        }
+        watch.onOwnFocus = { [unowned rule] in rule.ownFocus() }
+        watch.onLeft = { [unowned rule] sender in rule.left(sender) }
+        watch.start()
+        focusWatch = watch
+        focusedValue = rule
+    }
+
     private func left() {
+        // Its match rules and handlers go with the connection, as the listeners' do.
+        focusWatch = nil
+        focusedValue = nil
         bridge.clients = nil
         app = nil
         registration = nil
@@ -221,7 +242,10 @@ extension AccessibilityService: ModelAdapter {
         var reaction: Reaction = []
         let reactions = Self.reactions
         for fact in change.facts.cases { reaction.formUnion(reactions[fact.rawValue]) }
-        if reaction.contains(.newWords) { speaker.valueTexts = model.valueTexts }
+        if reaction.contains(.newWords) {
+            speaker.valueTexts = model.valueTexts
+            focusedValue?.valueTexts = model.valueTexts
+        }
         if let app {
             if reaction.contains(.nameEvent) { app.nameChanged() }
             if reaction.contains(.descriptionEvent) { app.descriptionChanged() }
@@ -239,6 +263,7 @@ extension AccessibilityService {
     // MARK: SpeechChannel
 
     var isFocused: Bool { app?.isFocused ?? false }
+    var focusedValueSpeaks: Bool { focusedValue?.speaks ?? false }
     var hasAnnouncementListener: Bool { listeners?.hasAnnouncementListener ?? false }
     func announce(_ text: String) { app?.announce(text) }
     func notify(_ text: String) { app?.notify(text) }

@@ -7,6 +7,9 @@ protocol SpeechChannel: AnyObject {
     /// The slider holds screen-reader focus (a person asked for it, and no other application's
     /// object has taken focus since).
     var isFocused: Bool { get }
+    /// Another application's object that shows the committed size as its Value holds focus (a
+    /// panel on GTK 4.10+, `FocusedValue`): Orca speaks its value events.
+    var focusedValueSpeaks: Bool { get }
     /// A screen reader listens for `object:announcement` (Orca 45+; Orca 43 does not).
     var hasAnnouncementListener: Bool { get }
     func announce(_ text: String)
@@ -141,9 +144,11 @@ final class Speaker {
         }
     }
 
-    /// Orca with the slider as its locus of focus speaks the value event itself.
+    /// Orca speaks the value event itself: of the slider, its locus of focus, or of the focused
+    /// object of another application whose Value follows the committed size (the quiet rule).
     private var valueEventSpeaks: Bool {
-        channel?.isFocused == true
+        guard let channel else { return false }
+        return channel.isFocused || channel.focusedValueSpeaks
     }
 
     private func offer(_ text: String, urgent: Bool) {

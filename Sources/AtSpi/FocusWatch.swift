@@ -1,0 +1,104 @@
+import DBusKit
+
+/// An object on the accessibility bus: the unique name of its application's connection and its path.
+public struct BusObject: Hashable, Sendable {
+    public var sender: String
+    public var path: String
+
+    public init(sender: String, path: String) {
+        self.sender = sender
+        self.path = path
+    }
+}
+
+/// Follows the desktop's accessibility focus for the daemon's quiet rule (SnapService's
+/// `FocusedValue`): every `object:state-changed:focused` on the bus, from any application, and on
+/// request an object's Value text and a connection leaving the bus.
+///
+/// What it costs: one match rule for the whole life of the connection; per focus change on the
+/// desktop, the one or two focus events (the object losing focus and the one taking it) reach the
+/// daemon, and nothing else unless the rule then asks (`valueText`). Nothing runs between focus
+/// changes (no timer, no polling).
+public final class FocusWatch {
+    /// How long an application has to answer the question about its object's Value. An answer
+    /// that comes later is ignored: the daemon keeps speaking meanwhile (never silence on a guess).
+    public static let answerTimeoutMilliseconds: Int32 = 500
+
+    private let connection: Connection
+    private var subscription: SubscriptionToken?
+    /// The connection whose leaving is watched, while one is.
+    private var leaving: (sender: String, watch: NameWatch)?
+
+    /// An object of another application took focus (true) or lost it (false).
+    public var onFocus: ((BusObject, Bool) -> Void)?
+    /// This daemon's own slider took focus (the daemon's `Focus`).
+    public var onOwnFocus: (() -> Void)?
+    /// The watched connection left the bus (its application exited or crashed).
+    public var onLeft: ((String) -> Void)?
+
+    public init(connection: Connection) { self.connection = connection }
+
+    static let rule =
+        "type='signal',interface='\(ObjectEvents.object.rawValue)',member='StateChanged',arg0='focused'"
+
+    public func start() {
+        guard subscription == nil else { return }
+        connection.addMatch(Self.rule)
+        subscription = connection.onSignal(
+            interface: ObjectEvents.object.rawValue, member: "StateChanged"
+        ) { [weak self] signal in self?.received(signal) }
+    }
+
+    public func stop() {
+        follow(nil)
+        guard let subscription else { return }
+        connection.cancel(subscription)
+        connection.removeMatch(Self.rule)
+        self.subscription = nil
+    }
+
+    private func received(_ signal: SignalMessage) {
+        guard signal.arguments.count >= 2, signal.arguments[0].asString == "focused",
+            let detail = signal.arguments[1].asInt32
+        else { return }
+        if signal.sender == connection.uniqueName {
+            if detail == 1 { onOwnFocus?() }
+            return
+        }
+        onFocus?(BusObject(sender: signal.sender, path: signal.path.rawValue), detail == 1)
+    }
+
+    /// The Value text of `object` (`org.a11y.atspi.Value.Text`), or nil when it has no Value, gives
+    /// no text, or does not answer within `answerTimeoutMilliseconds`. One method call.
+    public func valueText(of object: BusObject, reply: @escaping (String?) -> Void) {
+        guard let path = ObjectPath(rawValue: object.path) else { return reply(nil) }
+        do {
+            try connection.callAsync(
+                destination: object.sender, path: path, interface: InterfaceName.properties.rawValue,
+                member: "Get",
+                arguments: [.string(ValueInterface.name), .string("Text")],
+                timeoutMilliseconds: Self.answerTimeoutMilliseconds
+            ) { answer in
+                guard case .variant(.string(let text))? = (try? answer.get())?.first else {
+                    return reply(nil)
+                }
+                reply(text)
+            }
+        } catch {
+            reply(nil)
+        }
+    }
+
+    /// Watches `sender` leaving the bus (one match rule naming it), instead of the one watched
+    /// before; nil watches none.
+    public func follow(_ sender: String?) {
+        guard leaving?.sender != sender else { return }
+        if let leaving { connection.cancel(leaving.watch) }
+        leaving = nil
+        guard let sender else { return }
+        let watch = connection.watchNameOwner(sender) { [weak self] owner in
+            if owner == nil { self?.onLeft?(sender) }
+        }
+        leaving = (sender, watch)
+    }
+}
