@@ -13,11 +13,11 @@ public struct BusObject: Hashable, Sendable {
 
 /// Follows the desktop's accessibility focus for the daemon's quiet rule (SnapService's
 /// `FocusedValue`): every `object:state-changed:focused` on the bus, from any application, and on
-/// request an object's Value text and a connection leaving the bus.
+/// request an object's Value text and name and a connection leaving the bus.
 ///
 /// What it costs: one match rule for the whole life of the connection; per focus change on the
 /// desktop, the one or two focus events (the object losing focus and the one taking it) reach the
-/// daemon, and nothing else unless the rule then asks (`valueText`). Nothing runs between focus
+/// daemon, and nothing else unless the rule then asks (`shown(by:)`). Nothing runs between focus
 /// changes (no timer, no polling).
 public final class FocusWatch {
     /// How long an application has to answer the question about its object's Value. An answer
@@ -68,15 +68,37 @@ public final class FocusWatch {
         onFocus?(BusObject(sender: signal.sender, path: signal.path.rawValue), detail == 1)
     }
 
-    /// The Value text of `object` (`org.a11y.atspi.Value.Text`), or nil when it has no Value, gives
-    /// no text, or does not answer within `answerTimeoutMilliseconds`. One method call.
-    public func valueText(of object: BusObject, reply: @escaping (String?) -> Void) {
+    /// What the quiet rule asks of an object that took focus: its Value's text and its name.
+    public struct Shown: Equatable, Sendable {
+        public var name: String
+        public var valueText: String
+        public init(name: String, valueText: String) {
+            self.name = name
+            self.valueText = valueText
+        }
+    }
+
+    /// The Value text of `object` (`org.a11y.atspi.Value.Text`) and then, only when it has one, its
+    /// name; nil when it has no Value, gives no text, or does not answer within
+    /// `answerTimeoutMilliseconds`. One method call for an object without a Value, two with one.
+    public func shown(by object: BusObject, reply: @escaping (Shown?) -> Void) {
+        get(ValueInterface.name, "Text", of: object) { [weak self] text in
+            guard let self, let text else { return reply(nil) }
+            self.get(AccessibleInterface.name, "Name", of: object) { name in
+                reply(name.map { Shown(name: $0, valueText: text) })
+            }
+        }
+    }
+
+    private func get(
+        _ interface: String, _ property: String, of object: BusObject,
+        reply: @escaping (String?) -> Void
+    ) {
         guard let path = ObjectPath(rawValue: object.path) else { return reply(nil) }
         do {
             try connection.callAsync(
                 destination: object.sender, path: path, interface: InterfaceName.properties.rawValue,
-                member: "Get",
-                arguments: [.string(ValueInterface.name), .string("Text")],
+                member: "Get", arguments: [.string(interface), .string(property)],
                 timeoutMilliseconds: Self.answerTimeoutMilliseconds
             ) { answer in
                 guard case .variant(.string(let text))? = (try? answer.get())?.first else {

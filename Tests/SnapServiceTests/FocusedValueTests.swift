@@ -11,14 +11,16 @@ import SnapSettings
 struct FocusedValueTests {
     /// Records the questions; the test answers them.
     final class Probe: FocusProbe {
-        var questions: [(object: BusObject, reply: (String?) -> Void)] = []
+        var questions: [(object: BusObject, reply: (FocusWatch.Shown?) -> Void)] = []
         var followed: [String?] = []
-        func valueText(of object: BusObject, reply: @escaping (String?) -> Void) {
+        func shown(by object: BusObject, reply: @escaping (FocusWatch.Shown?) -> Void) {
             questions.append((object, reply))
         }
         func follow(_ sender: String?) { followed.append(sender) }
-        /// Answers the oldest open question.
-        func answer(_ text: String?) { questions.removeFirst().reply(text) }
+        /// Answers the oldest open question: the object's Value text (nil: no Value) and its name.
+        func answer(_ text: String?, name: String = "Circle size") {
+            questions.removeFirst().reply(text.map { .init(name: name, valueText: $0) })
+        }
     }
 
     let texts = ["20 points", "40 points", "60 points", "80 points", "100 points"]
@@ -28,7 +30,7 @@ struct FocusedValueTests {
 
     func make() -> (FocusedValue, Probe) {
         let probe = Probe()
-        return (FocusedValue(probe: probe, valueTexts: texts), probe)
+        return (FocusedValue(probe: probe, valueTexts: texts, label: "Circle size"), probe)
     }
 
     @Test(
@@ -44,7 +46,7 @@ struct FocusedValueTests {
     }
 
     @Test(
-        "no Value (GTK 4.8's track, an entry: an error), another text, or no answer in time: the daemon speaks"
+        "no Value (GTK 4.8's track, an entry: an error), another text or name, or no answer in time: the daemon speaks"
     )
     func doesNotHold() {
         let (rule, probe) = make()
@@ -53,6 +55,10 @@ struct FocusedValueTests {
             probe.answer(answer)
             #expect(!rule.speaks, "\(answer ?? "no Value")")
         }
+        // Another program's slider that says one of the texts, under a name of its own.
+        rule.focused(otherApp)
+        probe.answer("60 points", name: "Font size")
+        #expect(!rule.speaks, "a slider named otherwise")
         #expect(probe.followed.isEmpty)
     }
 

@@ -128,7 +128,7 @@ final class AccessibilityService: SpeechChannel, FocusRequester {
     /// The quiet rule follows the accessibility focus from joining on (FocusWatch says what it costs).
     private func followFocus(on connection: Connection) {
         let watch = FocusWatch(connection: connection)
-        let rule = FocusedValue(probe: watch, valueTexts: model.valueTexts)
+        let rule = FocusedValue(probe: watch, valueTexts: model.valueTexts, label: model.texts.label)
         watch.onFocus = { [unowned rule] object, focused in
             if focused { rule.focused(object) } else { rule.unfocused(object) }
         }
@@ -246,6 +246,7 @@ extension AccessibilityService: ModelAdapter {
             speaker.valueTexts = model.valueTexts
             focusedValue?.valueTexts = model.valueTexts
         }
+        if reaction.contains(.nameEvent) { focusedValue?.label = model.texts.label }
         if let app {
             if reaction.contains(.nameEvent) { app.nameChanged() }
             if reaction.contains(.descriptionEvent) { app.descriptionChanged() }

@@ -2,8 +2,8 @@ import AtSpi
 
 /// What the quiet rule asks of the accessibility bus: AtSpi's `FocusWatch` in the daemon, a fake in tests.
 protocol FocusProbe: AnyObject {
-    /// The Value text of `object`, or nil when it has none (or did not answer in time).
-    func valueText(of object: BusObject, reply: @escaping (String?) -> Void)
+    /// The Value text and name of `object`, or nil when it has no Value (or did not answer in time).
+    func shown(by object: BusObject, reply: @escaping (FocusWatch.Shown?) -> Void)
     /// Watches `sender` leaving the bus (nil: none), reported through `FocusedValue.left`.
     func follow(_ sender: String?)
 }
@@ -20,15 +20,19 @@ extension FocusWatch: FocusProbe {}
 ///
 /// The rule: quiet while the object that last took the accessibility focus (`object:state-changed:
 /// focused` 1 from another application) has a Value whose text, asked when the focus arrived, is one
-/// of the daemon's value texts ("60 points" in its language): it shows this selection. It ends as soon
+/// of the daemon's value texts ("60 points" in its language), and the daemon's label as its name
+/// ("Circle size", as the panel names its track): it shows this selection. Both, because a wrong
+/// match would silence a change that nobody else speaks: another program's slider may well say
+/// "60 points", but not while named after this selection. It ends as soon
 /// as that object loses focus, another object (of any application, the daemon's own slider included)
 /// takes it, or its application leaves the bus. Until the answer has come, and whenever the question
 /// fails or times out, the daemon speaks: a doubt costs at most a second utterance, never silence.
 /// A Value-less track (GTK 4.8) answers with an error, so the rule never fires for it.
 final class FocusedValue {
     private let probe: FocusProbe
-    /// The daemon's value texts (replaced by a reload that changes the unit).
+    /// The daemon's value texts and label (replaced by a reload that changes them).
     var valueTexts: [String]
+    var label: String
     /// The object whose Value follows the selection and holds focus.
     private(set) var holder: BusObject?
     /// The newest object to take focus, while its answer is awaited.
@@ -38,9 +42,10 @@ final class FocusedValue {
     /// sending focus events faster than it answers never piles questions up in the daemon.
     private var inFlight: BusObject?
 
-    init(probe: FocusProbe, valueTexts: [String]) {
+    init(probe: FocusProbe, valueTexts: [String], label: String) {
         self.probe = probe
         self.valueTexts = valueTexts
+        self.label = label
     }
 
     /// Orca will speak the next commit from the focused object's value event.
@@ -55,7 +60,7 @@ final class FocusedValue {
 
     private func ask(_ object: BusObject) {
         inFlight = object
-        probe.valueText(of: object) { [weak self] text in self?.answered(object, text) }
+        probe.shown(by: object) { [weak self] shown in self?.answered(object, shown) }
     }
 
     /// `object` lost focus.
@@ -76,7 +81,7 @@ final class FocusedValue {
         if holder?.sender == sender { release() }
     }
 
-    private func answered(_ object: BusObject, _ text: String?) {
+    private func answered(_ object: BusObject, _ shown: FocusWatch.Shown?) {
         inFlight = nil
         // A later focus (or the object losing it) has made this answer moot; the newest is asked now.
         guard asked == object else {
@@ -84,7 +89,7 @@ final class FocusedValue {
             return
         }
         asked = nil
-        guard let text, valueTexts.contains(text) else { return }
+        guard let shown, valueTexts.contains(shown.valueText), shown.name == label else { return }
         holder = object
         probe.follow(object.sender)
     }
