@@ -5,11 +5,13 @@ import SystemCalls
 /// `make bench`'s panel rows: snapsize-panel under Xvfb against the real snapsized on a private bus,
 /// driven with a real pointer (xdotool), beside a plain GTK 4 window (Benchmarks/panel/plain-gtk4.c):
 /// pointer motion -> the frame that shows the new thumb (p50, p99; the panel's own clock on both ends,
-/// from its --trace lines), start -> first frame (the window is shown with the daemon's first answer, so
-/// this holds GetAll's round trip), and PSS after a drag session.
+/// from its --trace lines: GTK's delivery of the motion, the end of the frame's drawing), start -> first
+/// frame (the window is shown with the daemon's first answer, so this holds GetAll's round trip), and
+/// PSS after a drag session. SNAPSIZE_BENCH_DUMP=PREFIX writes each start's trace to PREFIX-N.log.
 struct PanelBench {
     /// The target for motion -> frame: within one frame at 60 Hz.
     static let frameBudgetMilliseconds = 1000.0 / 60
+    /// Starts measured, after a first one whose figures are reported apart (`measure`).
     static let starts = 3
     /// Pointer moves per start, between the end ticks (every move changes the index).
     static let moves = 40
@@ -40,12 +42,18 @@ struct PanelBench {
         var environment = fixture.environment
         environment["DISPLAY"] = display.display
         environment["GTK_A11Y"] = "none"
-        // The first move of each drag waits behind the press's Preview and behind the frame that
-        // draws the drag's first state (the buttons made insensitive): counted apart from the others.
+        // The first move of each drag, made right after the press, is counted apart: it comes within
+        // a frame of the press's own frame (PanelWindow.answerWaitMicroseconds says why that matters).
         var firstMoves: [Double] = [], laterMoves: [Double] = []
         var latencies: [Double] = [], startups: [Double] = [], panelPSS: [Double] = [],
             plainPSS: [Double] = []
-        for _ in 0..<Self.starts {
+        // Start 0 is the first in a new home: mesa's shader cache (the home's ~/.cache) is empty, and
+        // the software renderer compiles a shader the first time the window draws each look, its first
+        // frame and the drag's first state (the buttons turned off) among them. A person pays that on
+        // the panel's first launches only, so it is reported apart; the other rows are the later starts.
+        var newHome: (startup: Double, firstMove: Double)?
+        for start in 0...Self.starts {
+            var moves: [Double] = []
             let started = monotonicNow()
             let panel = try PanelProcess(self.panel, environment: environment)
             defer { panel.stop() }
@@ -55,7 +63,7 @@ struct PanelBench {
             else {
                 throw BenchError("snapsize-panel drew no frame")
             }
-            startups.append((first - started) * 1000)
+            let startup = (first - started) * 1000
             try panel.press(at: 12)
             for step in 0..<Self.moves {
                 let (x, index) = step % 2 == 0 ? (324, 4) : (12, 0)
@@ -78,11 +86,22 @@ struct PanelBench {
                 guard let latency else {
                     throw BenchError("no frame showed the thumb at \(index) after a move to \(x)")
                 }
-                latencies.append(latency)
-                if step == 0 { firstMoves.append(latency) } else { laterMoves.append(latency) }
+                moves.append(latency)
             }
             try panel.release()
             Thread.sleep(forTimeInterval: 0.5)
+            if let dump = ProcessInfo.processInfo.environment["SNAPSIZE_BENCH_DUMP"] {
+                try? panel.child.stdout.write(
+                    toFile: "\(dump)-\(start).log", atomically: true, encoding: .utf8)
+            }
+            if start == 0 {
+                newHome = (startup, moves[0])
+                continue
+            }
+            startups.append(startup)
+            latencies += moves
+            firstMoves.append(moves[0])
+            laterMoves += moves.dropFirst()
             panelPSS.append(Self.pss(panel.child.pid))
 
             let anchor = try ChildProcess(plain, [], environment: environment)
@@ -118,13 +137,22 @@ struct PanelBench {
             ),
             ("start -> first frame (ms)", format(Statistics.median(startups), 0), "-", "-", ""),
             (
+                "a new home's first start (no shader cache): start -> first frame (ms)",
+                format(newHome?.startup ?? 0, 0), "-", "-", ""
+            ),
+            (
+                "  its first move after the press (ms)", format(newHome?.firstMove ?? 0, 2), "-", "-",
+                ""
+            ),
+            (
                 "PSS after a drag session (MiB)", format(panelMiB, 2), format(plainMiB, 2),
                 format(panelMiB / plainMiB, 2) + "x", ""
             )
         ]
         var text =
-            "snapsize-bench, the panel under Xvfb: \(Self.starts) starts of snapsize-panel, \(Self.moves) pointer moves "
-            + "between the end ticks each (\(latencies.count) samples); start and PSS medians over starts\n"
+            "snapsize-bench, the panel under Xvfb: \(Self.starts) starts of snapsize-panel after a new home's first, "
+            + "\(Self.moves) pointer moves between the end ticks each (\(latencies.count) samples); start and PSS "
+            + "medians over those starts\n"
         let titles = ("", "panel", "plain GTK 4", "ratio", "target")
         let all = [titles] + rows
         let widths = [

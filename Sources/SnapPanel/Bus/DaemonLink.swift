@@ -30,6 +30,8 @@ final class DaemonLink {
     /// This connection's unique name: a preview whose ChangedBy names it is the panel's own.
     let uniqueName: String
     private let report: (Event) -> Void
+    /// Sees the connection's traffic in GDBus's worker thread, for `callAwaitingAnswer`.
+    private let answers: OpaquePointer
     private var watch: guint = 0
     private var subscription: guint = 0
 
@@ -41,6 +43,7 @@ final class DaemonLink {
         }
         self.connection = connection
         uniqueName = String(cString: g_dbus_connection_get_unique_name(connection))
+        answers = shim_answer_wait_new(connection, SelectorBus.path.rawValue)
         self.report = report
     }
 
@@ -54,10 +57,7 @@ final class DaemonLink {
             SelectorBus.path.rawValue, SelectorBus.interface.rawValue, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 MainActor.assumeIsolated {
-                    let link = Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue()
-                    let body = GVariantValue.body(parameters)
-                    guard body.count == 3, let changed = body[1].asStringDict else { return }
-                    link.report(.change(SelectorChange(changed: changed)))
+                    Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().changed(parameters)
                 }
             }, context, nil)
         // The name watch sees a restart (vanished, then appeared): the new daemon is read again at once.
@@ -74,6 +74,15 @@ final class DaemonLink {
                 }
             }, context, nil)
         readAll()
+    }
+
+    /// A PropertiesChanged's parameters: the interface, the changed properties, the invalidated ones.
+    private func changed(_ parameters: OpaquePointer?) {
+        let body = GVariantValue.body(parameters)
+        guard body.count == 3, body[0].asString == SelectorBus.interface.rawValue,
+            let changed = body[1].asStringDict
+        else { return }
+        report(.change(SelectorChange(changed: changed)))
     }
 
     /// The watch also reports "vanished" once at start when the daemon is not running yet; the GetAll
@@ -118,6 +127,25 @@ final class DaemonLink {
         reply: @escaping (Result<[DBusValue], MethodError>) -> Void = { _ in }
     ) {
         call(SelectorBus.interface.rawValue, method.name, parameters, reply: reply)
+    }
+
+    /// Calls `method` as `call` does, then blocks until its answer has arrived on the connection, at
+    /// most `limit` microseconds, and reports at once the PropertiesChanged the daemon sent before
+    /// that answer, so that the window shows it before GTK's next frame. The reply and the signal are
+    /// still delivered from the main loop afterwards (the signal a second time: a change applied twice
+    /// is the same state). Nothing else runs on the main loop meanwhile.
+    func callAwaitingAnswer(
+        _ method: SelectorMethod, _ parameters: OpaquePointer?, within limit: Int,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void
+    ) {
+        shim_answer_wait_arm(answers, method.name)
+        call(method, parameters, reply: reply)
+        var change: OpaquePointer?
+        _ = shim_answer_wait(answers, limit, &change)
+        if let change {
+            changed(change)
+            g_variant_unref(change)
+        }
     }
 
     private final class PendingReply {

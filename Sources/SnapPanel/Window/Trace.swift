@@ -27,9 +27,10 @@ final class Trace {
         self.track = track
     }
 
-    /// After each frame of the track: its thumb index and the monotonic time in microseconds, preceded,
-    /// whenever it moved or changed size, by "track X Y WIDTH HEIGHT": its rectangle in the window's
-    /// surface (X11 window) coordinates, where xdotool's `mousemove --window` points.
+    /// At the end of each frame that drew the track (the renderer done): its thumb index and the
+    /// monotonic time in microseconds, preceded, whenever it moved or changed size, by "track X Y WIDTH
+    /// HEIGHT": its rectangle in the window's surface (X11 window) coordinates, where xdotool's
+    /// `mousemove --window` points.
     func frame(thumbIndex: Int) {
         guard enabled else { return }
         if let window, let track, let native = gtk_widget_get_native(track) {
