@@ -35,10 +35,18 @@ final class DaemonLink {
     private var watch: guint = 0
     private var subscription: guint = 0
 
-    /// Connects to the session bus; nil (with the reason) when there is none.
-    init(report: @escaping (Event) -> Void) throws(MethodError) {
+    /// Connects to the session bus, or to the bus at `address` (tests); throws the reason when it cannot.
+    init(address: String? = nil, report: @escaping (Event) -> Void) throws(MethodError) {
         var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard
+            let connection = address.map({
+                g_dbus_connection_new_for_address_sync($0, flags, nil, nil, &error)
+            })
+                ?? g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        else {
             throw Self.methodError(error)
         }
         self.connection = connection
