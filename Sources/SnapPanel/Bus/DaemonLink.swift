@@ -146,6 +146,10 @@ final class DaemonLink {
         _ method: SelectorMethod, _ parameters: OpaquePointer?, within limit: Int,
         reply: @escaping (Result<[DBusValue], MethodError>) -> Void
     ) {
+        // A closed connection sends nothing: no answer to wait for.
+        guard g_dbus_connection_is_closed(connection) == 0 else {
+            return call(method, parameters, reply: reply)
+        }
         shim_answer_wait_arm(answers, method.name)
         call(method, parameters, reply: reply)
         var change: OpaquePointer?
