@@ -2,8 +2,8 @@
 // The anchor of `make bench`'s panel rows: a plain GTK 4 window (a label, a GtkScale with the panel's
 // five sizes and track width, two buttons; no D-Bus), what any GTK 4 application costs, measured beside
 // snapsize-panel in the same run. With --trace it prints what snapsize-panel's --trace prints for the
-// bench: "track X Y WIDTH HEIGHT" (the scale in the window), "motion MICROSECONDS" for each pointer
-// motion with the button held, and "frame VALUE MICROSECONDS" at the end of each frame that shows a new
+// bench: "track X Y WIDTH HEIGHT" (the scale in the window), "motion EVENT_MS MICROSECONDS" for each
+// pointer motion with the button held, and "frame VALUE MICROSECONDS" at the end of each frame that shows a new
 // value, so that the bench drives and times the scale as it does the panel's track.
 #include <gtk/gtk.h>
 #include <stdio.h>
@@ -44,8 +44,10 @@ static void realized(GtkWidget *widget, gpointer data) {
 
 static void moved(GtkEventControllerMotion *motion, double x, double y, gpointer data) {
     (void)x, (void)y, (void)data;
-    if (gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(motion)) & GDK_BUTTON1_MASK)
-        printf("motion %" G_GINT64_FORMAT "\n", g_get_monotonic_time());
+    GtkEventController *controller = GTK_EVENT_CONTROLLER(motion);
+    if (gtk_event_controller_get_current_event_state(controller) & GDK_BUTTON1_MASK)
+        printf("motion %u %" G_GINT64_FORMAT "\n", gtk_event_controller_get_current_event_time(controller),
+               g_get_monotonic_time());
 }
 
 int main(int argc, char **argv) {

@@ -40,7 +40,23 @@ struct PanelBench {
     private struct Drag {
         var startup = 0.0
         var moves: [Double] = []
+        /// The same moves from the X server's time stamp of the motion (nil when it is not on the
+        /// monotonic clock): what GTK held the motion for is in it.
+        var fromEvent: [Double?] = []
         var pss = 0.0
+    }
+
+    /// Milliseconds from the X server's time stamp of a motion (`eventMilliseconds`, 32 bits) to
+    /// `frame` (seconds), or nil if the stamp is not on the monotonic clock (more than a second from
+    /// `delivered`, when GTK delivered it). Xvfb stamps events with the monotonic clock in milliseconds,
+    /// so this holds the time before GTK delivered the motion too, to the millisecond.
+    static func fromEvent(_ eventMilliseconds: UInt32, delivered: Double, frame: Double) -> Double? {
+        let deliveredMilliseconds = Int64(delivered * 1000)
+        let wrap = Int64(1) << 32
+        var event = deliveredMilliseconds - deliveredMilliseconds % wrap + Int64(eventMilliseconds)
+        if event > deliveredMilliseconds + wrap / 2 { event -= wrap }
+        guard abs(deliveredMilliseconds - event) <= 1000 else { return nil }
+        return frame * 1000 - Double(event)
     }
 
     /// Starts `program` (the panel, or the plain window with its scale), presses on its track at x 12,
@@ -62,17 +78,22 @@ struct PanelBench {
             let before = window.lines.count
             try window.move(to: x)
             var latency: Double?
+            var fromEvent: Double?
             waitUntil(timeout: 10, interval: 0.002) {
                 let new = window.lines.dropFirst(before)
-                guard
-                    let motion = new.first(where: { $0.hasPrefix("motion ") }).flatMap(
-                        PanelProcess.time),
+                guard let motionLine = new.first(where: { $0.hasPrefix("motion ") }),
+                    let motion = PanelProcess.time(motionLine),
                     let frame = new.first(where: { $0.hasPrefix("frame \(index) ") }).flatMap(
                         PanelProcess.time)
                 else {
                     return false
                 }
                 latency = (frame - motion) * 1000
+                let fields = motionLine.split(separator: " ")
+                fromEvent =
+                    fields.count == 3
+                    ? UInt32(fields[1]).flatMap { Self.fromEvent($0, delivered: motion, frame: frame) }
+                    : nil
                 return true
             }
             guard let latency else {
@@ -80,6 +101,7 @@ struct PanelBench {
                     "\(program): no frame showed the thumb at \(index) after a move to \(x)")
             }
             result.moves.append(latency)
+            result.fromEvent.append(fromEvent)
         }
         try window.release()
         Thread.sleep(forTimeInterval: 0.5)
@@ -124,6 +146,8 @@ struct PanelBench {
             laterMoves = panelDrags.flatMap { $0.moves.dropFirst() }
         let plainFirst = plainDrags.map { $0.moves[0] },
             plainLater = plainDrags.flatMap { $0.moves.dropFirst() }
+        let panelFromEvent = panelDrags.flatMap { $0.fromEvent.compactMap { $0 } },
+            plainFromEvent = plainDrags.flatMap { $0.fromEvent.compactMap { $0 } }
         let startups = panelDrags.map(\.startup)
         let panelPSS = panelDrags.map(\.pss), plainPSS = plainDrags.map(\.pss)
         let p99 = Statistics.percentile(latencies, 0.99)
@@ -149,6 +173,16 @@ struct PanelBench {
             beside(
                 "  the other moves, p99 (ms)", Statistics.percentile(laterMoves, 0.99),
                 Statistics.percentile(plainLater, 0.99)),
+            beside(
+                "from the X server's event time (held by GTK till its next frame), p50 (ms)",
+                Statistics.percentile(panelFromEvent, 0.5), Statistics.percentile(plainFromEvent, 0.5)),
+            beside(
+                "  p99 (ms)", Statistics.percentile(panelFromEvent, 0.99),
+                Statistics.percentile(plainFromEvent, 0.99)),
+            beside(
+                "  the first move after each press, max (ms)",
+                panelDrags.compactMap { $0.fromEvent.first ?? nil }.max() ?? 0,
+                plainDrags.compactMap { $0.fromEvent.first ?? nil }.max() ?? 0),
             (
                 "start -> first frame (ms)", format(Statistics.median(startups), 0),
                 format(Statistics.median(plainDrags.map(\.startup)), 0), "-", ""

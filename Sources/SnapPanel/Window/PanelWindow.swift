@@ -212,7 +212,7 @@ final class PanelWindow {
     private func pointer(_ action: DragAction) {
         switch action {
         case .preview(let x):
-            trace.motion()
+            trace.motion(eventTime: track.eventTime)
             if let now = previews.request(x) { sendPreview(now) }
         case .commit(let x):
             previews.dropWaiting()

@@ -58,11 +58,13 @@ final class Trace {
         line("problem \(name)")
     }
 
-    /// A pointer position the track turned into a preview (the press or a motion while dragging), with
-    /// the monotonic time in microseconds: `make bench` pairs it with the frame that shows its thumb.
-    func motion() {
+    /// A pointer position the track turned into a preview (the press or a motion while dragging):
+    /// "motion EVENT_MS MICROSECONDS", the X server's time stamp of the event (milliseconds; Xvfb's
+    /// clock is the monotonic one) and the monotonic time GTK delivered it. `make bench` pairs it with
+    /// the frame that shows its thumb.
+    func motion(eventTime: UInt32) {
         guard enabled else { return }
-        line("motion \(g_get_monotonic_time())")
+        line("motion \(eventTime) \(g_get_monotonic_time())")
     }
 
     func sent(_ member: String, _ x: Double?) {

@@ -69,6 +69,10 @@ final class TrackView {
     var rightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
     private var geometry: DragRules.Geometry { .init(trackWidth: trackWidth, rightToLeft: rightToLeft) }
     var isDragging: Bool { rules.isDragging }
+    /// The time stamp of the pointer event being handled (for the trace).
+    var eventTime: UInt32 {
+        gtk_event_controller_get_current_event_time(shim_controller(UnsafeMutableRawPointer(drag)))
+    }
 
     /// The daemon's track, ticks (daemon x) and the index to draw the thumb at.
     func show(trackWidth: Double, inset: Double, ticks: [Double], thumbIndex: Int) {
