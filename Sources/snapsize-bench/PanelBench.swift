@@ -153,10 +153,19 @@ struct PanelBench {
         let p99 = Statistics.percentile(latencies, 0.99)
         let panelMiB = Statistics.median(panelPSS) / 1024, plainMiB = Statistics.median(plainPSS) / 1024
         /// A row of milliseconds: the panel's, the plain scale's and their ratio.
-        func beside(_ title: String, _ panel: Double, _ plain: Double, target: String = "")
+        /// "-" for a window that gave no samples (a panel whose trace has no event time stamps).
+        func beside(_ title: String, _ panel: Double?, _ plain: Double?, target: String = "")
             -> (String, String, String, String, String)
         {
-            (title, format(panel, 2), format(plain, 2), format(panel / plain, 2) + "x", target)
+            let ratio = panel.flatMap { panel in plain.map { format(panel / $0, 2) + "x" } }
+            return (
+                title, panel.map { format($0, 2) } ?? "-", plain.map { format($0, 2) } ?? "-",
+                ratio ?? "-", target
+            )
+        }
+        /// The `p` percentile of `samples`, nil without any.
+        func percentile(_ samples: [Double], _ p: Double) -> Double? {
+            samples.isEmpty ? nil : Statistics.percentile(samples, p)
         }
         let rows: [(String, String, String, String, String)] = [
             beside(
@@ -175,14 +184,12 @@ struct PanelBench {
                 Statistics.percentile(plainLater, 0.99)),
             beside(
                 "from the X server's event time (held by GTK till its next frame), p50 (ms)",
-                Statistics.percentile(panelFromEvent, 0.5), Statistics.percentile(plainFromEvent, 0.5)),
-            beside(
-                "  p99 (ms)", Statistics.percentile(panelFromEvent, 0.99),
-                Statistics.percentile(plainFromEvent, 0.99)),
+                percentile(panelFromEvent, 0.5), percentile(plainFromEvent, 0.5)),
+            beside("  p99 (ms)", percentile(panelFromEvent, 0.99), percentile(plainFromEvent, 0.99)),
             beside(
                 "  the first move after each press, max (ms)",
-                panelDrags.compactMap { $0.fromEvent.first ?? nil }.max() ?? 0,
-                plainDrags.compactMap { $0.fromEvent.first ?? nil }.max() ?? 0),
+                panelDrags.compactMap { $0.fromEvent.first ?? nil }.max(),
+                plainDrags.compactMap { $0.fromEvent.first ?? nil }.max()),
             (
                 "start -> first frame (ms)", format(Statistics.median(startups), 0),
                 format(Statistics.median(plainDrags.map(\.startup)), 0), "-", ""
