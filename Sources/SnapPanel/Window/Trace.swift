@@ -62,9 +62,9 @@ final class Trace {
     /// "motion EVENT_MS MICROSECONDS", the X server's time stamp of the event (milliseconds; Xvfb's
     /// clock is the monotonic one) and the monotonic time GTK delivered it. `make bench` pairs it with
     /// the frame that shows its thumb.
-    func motion(eventTime: UInt32) {
+    func motion(eventTime: @autoclosure () -> UInt32) {
         guard enabled else { return }
-        line("motion \(eventTime) \(g_get_monotonic_time())")
+        line("motion \(eventTime()) \(g_get_monotonic_time())")
     }
 
     func sent(_ member: String, _ x: Double?) {
