@@ -3,6 +3,7 @@
 #define GTKSHIM_H
 
 #include <gtk/gtk.h>
+#include "AnswerWait.h"
 
 /*
  * What Swift cannot write itself: g_signal_connect (a macro), GObject's checked casts (macros),

@@ -30,17 +30,28 @@ final class DaemonLink {
     /// This connection's unique name: a preview whose ChangedBy names it is the panel's own.
     let uniqueName: String
     private let report: (Event) -> Void
+    /// Sees the connection's traffic in GDBus's worker thread, for `callAwaitingAnswer`.
+    private let answers: OpaquePointer
     private var watch: guint = 0
     private var subscription: guint = 0
 
-    /// Connects to the session bus; nil (with the reason) when there is none.
-    init(report: @escaping (Event) -> Void) throws(MethodError) {
+    /// Connects to the session bus, or to the bus at `address` (tests); throws the reason when it cannot.
+    init(address: String? = nil, report: @escaping (Event) -> Void) throws(MethodError) {
         var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard
+            let connection = address.map({
+                g_dbus_connection_new_for_address_sync($0, flags, nil, nil, &error)
+            })
+                ?? g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        else {
             throw Self.methodError(error)
         }
         self.connection = connection
         uniqueName = String(cString: g_dbus_connection_get_unique_name(connection))
+        answers = shim_answer_wait_new(connection, SelectorBus.path.rawValue)
         self.report = report
     }
 
@@ -54,10 +65,7 @@ final class DaemonLink {
             SelectorBus.path.rawValue, SelectorBus.interface.rawValue, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 MainActor.assumeIsolated {
-                    let link = Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue()
-                    let body = GVariantValue.body(parameters)
-                    guard body.count == 3, let changed = body[1].asStringDict else { return }
-                    link.report(.change(SelectorChange(changed: changed)))
+                    Unmanaged<DaemonLink>.fromOpaque(data!).takeUnretainedValue().changed(parameters)
                 }
             }, context, nil)
         // The name watch sees a restart (vanished, then appeared): the new daemon is read again at once.
@@ -74,6 +82,15 @@ final class DaemonLink {
                 }
             }, context, nil)
         readAll()
+    }
+
+    /// A PropertiesChanged's parameters: the interface, the changed properties, the invalidated ones.
+    private func changed(_ parameters: OpaquePointer?) {
+        let body = GVariantValue.body(parameters)
+        guard body.count == 3, body[0].asString == SelectorBus.interface.rawValue,
+            let changed = body[1].asStringDict
+        else { return }
+        report(.change(SelectorChange(changed: changed)))
     }
 
     /// The watch also reports "vanished" once at start when the daemon is not running yet; the GetAll
@@ -118,6 +135,29 @@ final class DaemonLink {
         reply: @escaping (Result<[DBusValue], MethodError>) -> Void = { _ in }
     ) {
         call(SelectorBus.interface.rawValue, method.name, parameters, reply: reply)
+    }
+
+    /// Calls `method` as `call` does, then blocks until its answer has arrived on the connection, at
+    /// most `limit` microseconds, and reports at once the PropertiesChanged the daemon sent before
+    /// that answer, so that the window shows it before GTK's next frame. The reply and the signal are
+    /// still delivered from the main loop afterwards (the signal a second time: a change applied twice
+    /// is the same state). Nothing else runs on the main loop meanwhile.
+    func callAwaitingAnswer(
+        _ method: SelectorMethod, _ parameters: OpaquePointer?, within limit: Int,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void
+    ) {
+        // A closed connection sends nothing: no answer to wait for.
+        guard g_dbus_connection_is_closed(connection) == 0 else {
+            return call(method, parameters, reply: reply)
+        }
+        shim_answer_wait_arm(answers, method.name)
+        call(method, parameters, reply: reply)
+        var change: OpaquePointer?
+        _ = shim_answer_wait(answers, limit, &change)
+        if let change {
+            changed(change)
+            g_variant_unref(change)
+        }
     }
 
     private final class PendingReply {

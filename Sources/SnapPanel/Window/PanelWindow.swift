@@ -77,7 +77,7 @@ final class PanelWindow {
         track.onAction = { [unowned self] in pointer($0) }
         track.onKey = { [unowned self] in key($0) }
         track.onFocus = { [unowned self] in accessibility.focused = $0 }
-        track.onFrame = { [unowned self] in trace.frame(thumbIndex: $0) }
+        if trace.enabled { track.onFrame = { [unowned self] in trace.frame(thumbIndex: $0) } }
         shim_track_on_set_value(
             track.widget,
             { _, value, data in
@@ -210,19 +210,28 @@ final class PanelWindow {
 
     // MARK: What a person does
 
+    /// How long a call of the pointer (Preview, Commit, Cancel) waits for the daemon's answer before
+    /// going back to GTK, in microseconds: one frame at 60 Hz. GTK draws a frame right after a press or
+    /// a release (they restyle the track) and right after a motion (held until its frame clock's next
+    /// cycle), and its frame clock then starts no other frame for a refresh interval. An answer that
+    /// came a moment later would be drawn a frame late; waiting lets that frame show it. Waiting longer
+    /// than a frame would hold back what GTK could draw meanwhile. With one Preview in flight, a daemon
+    /// that does not answer costs one such wait, not one per motion.
+    static let answerWaitMicroseconds = 16_667
+
     private func pointer(_ action: DragAction) {
         switch action {
         case .preview(let x):
-            trace.motion()
+            trace.motion(eventTime: track.eventTime)
             if let now = previews.request(x) { sendPreview(now) }
         case .commit(let x):
             previews.dropWaiting()
             trace.sent("Commit", x)
-            link?.call(.commit, shim_tuple_d(x)) { [unowned self] in refused($0) }
+            callAwaitingAnswer(.commit, shim_tuple_d(x)) { [unowned self] in refused($0) }
         case .cancel:
             previews.dropWaiting()
             trace.sent("Cancel", nil)
-            link?.call(.cancel) { [unowned self] in refused($0) }
+            callAwaitingAnswer(.cancel, nil) { [unowned self] in refused($0) }
         }
         // The buttons are insensitive while dragging: set when a drag starts or ends, not per motion
         // (the thumb moves with the daemon's answer, which renders).
@@ -231,7 +240,7 @@ final class PanelWindow {
 
     private func sendPreview(_ x: Double) {
         trace.sent("Preview", x)
-        link?.call(.preview, shim_tuple_d(x)) { [unowned self] result in
+        callAwaitingAnswer(.preview, shim_tuple_d(x)) { [unowned self] result in
             refused(result)
             if case .failure = result {
                 track.abandonDrag()
@@ -239,6 +248,13 @@ final class PanelWindow {
             }
             if let next = previews.answered() { sendPreview(next) }
         }
+    }
+
+    private func callAwaitingAnswer(
+        _ method: SelectorMethod, _ parameters: OpaquePointer?,
+        reply: @escaping (Result<[DBusValue], MethodError>) -> Void
+    ) {
+        link?.callAwaitingAnswer(method, parameters, within: Self.answerWaitMicroseconds, reply: reply)
     }
 
     private func key(_ key: TrackKey) {

@@ -31,9 +31,10 @@ final class Trace {
         line("accessible " + (value ? "value" : "description"))
     }
 
-    /// After each frame of the track: its thumb index and the monotonic time in microseconds, preceded,
-    /// whenever it moved or changed size, by "track X Y WIDTH HEIGHT": its rectangle in the window's
-    /// surface (X11 window) coordinates, where xdotool's `mousemove --window` points.
+    /// At the end of each frame that drew the track (the renderer done): its thumb index and the
+    /// monotonic time in microseconds, preceded, whenever it moved or changed size, by "track X Y WIDTH
+    /// HEIGHT": its rectangle in the window's surface (X11 window) coordinates, where xdotool's
+    /// `mousemove --window` points.
     func frame(thumbIndex: Int) {
         guard enabled else { return }
         if let window, let track, let native = gtk_widget_get_native(track) {
@@ -61,11 +62,13 @@ final class Trace {
         line("problem \(name)")
     }
 
-    /// A pointer position the track turned into a preview (the press or a motion while dragging), with
-    /// the monotonic time in microseconds: `make bench` pairs it with the frame that shows its thumb.
-    func motion() {
+    /// A pointer position the track turned into a preview (the press or a motion while dragging):
+    /// "motion EVENT_MS MICROSECONDS", the X server's time stamp of the event (milliseconds; Xvfb's
+    /// clock is the monotonic one) and the monotonic time GTK delivered it. `make bench` pairs it with
+    /// the frame that shows its thumb.
+    func motion(eventTime: @autoclosure () -> UInt32) {
         guard enabled else { return }
-        line("motion \(g_get_monotonic_time())")
+        line("motion \(eventTime()) \(g_get_monotonic_time())")
     }
 
     func sent(_ member: String, _ x: Double?) {

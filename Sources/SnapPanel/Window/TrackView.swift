@@ -26,8 +26,13 @@ final class TrackView {
     var onAction: (DragAction) -> Void = { _ in }
     var onKey: (TrackKey) -> Void = { _ in }
     var onFocus: (Bool) -> Void = { _ in }
-    /// Called after each frame with the index the thumb was drawn at (the trace's "frame" lines).
-    var onFrame: (Int) -> Void = { _ in }
+    /// Called at the end of each frame that drew the track (GSK's render of the window done), with the
+    /// index the thumb was drawn at: the trace's "frame" lines. Set before the window is shown.
+    var onFrame: ((Int) -> Void)? {
+        didSet { if onFrame != nil, oldValue == nil { followFrames() } }
+    }
+    /// The thumb index drawn since the last frame ended, if the track was drawn.
+    private var drawnIndex: Int?
 
     private var trackWidth = 336.0
     private var inset = 12.0
@@ -64,6 +69,10 @@ final class TrackView {
     var rightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
     private var geometry: DragRules.Geometry { .init(trackWidth: trackWidth, rightToLeft: rightToLeft) }
     var isDragging: Bool { rules.isDragging }
+    /// The time stamp of the pointer event being handled (for the trace).
+    var eventTime: UInt32 {
+        gtk_event_controller_get_current_event_time(shim_controller(UnsafeMutableRawPointer(drag)))
+    }
 
     /// The daemon's track, ticks (daemon x) and the index to draw the thumb at.
     func show(trackWidth: Double, inset: Double, ticks: [Double], thumbIndex: Int) {
@@ -223,6 +232,29 @@ final class TrackView {
             cairo_rectangle(cairo, 0.5, 0.5, trackWidth - 1, Self.height - 1)
             cairo_stroke(cairo)
         }
-        onFrame(thumbIndex)
+        drawnIndex = thumbIndex
+    }
+
+    /// The draw function runs while GTK records the window's frame, before the renderer draws it: the
+    /// frame is reported from the frame clock's after-paint, once it has been drawn.
+    private func followFrames() {
+        shim_on_void(
+            widget, "realize",
+            { _, data in
+                MainActor.assumeIsolated {
+                    let view = TrackView.from(data)
+                    shim_on_void(
+                        UnsafeMutableRawPointer(gtk_widget_get_frame_clock(view.widget)), "after-paint",
+                        { _, data in
+                            MainActor.assumeIsolated { TrackView.from(data).frameEnded() }
+                        }, data)
+                }
+            }, context)
+    }
+
+    private func frameEnded() {
+        guard let index = drawnIndex else { return }
+        drawnIndex = nil
+        onFrame?(index)
     }
 }
