@@ -18,7 +18,11 @@ import GtkShim
 /// is not focused, never while it has it. When it loses focus, the update waits for GTK's next idle
 /// round: by then the widget taking focus has sent its focus event, ahead of the description change on
 /// the same connection, and Orca's focus has moved on (measured: updated at once, Orca 43 said the new
-/// size again as Tab left the track).
+/// size again as Tab left the track). While the window is inactive the description is empty: Orca 43
+/// keeps the track as its focus when the window that took focus has no accessibility (xmessage, an
+/// xterm), and would speak each new size beside the daemon; an empty description it does not speak
+/// (default.py's onDescriptionChanged). When the window is active again the size is put back at once,
+/// heard as part of the track's focus or right after it: "Circle size slider. 80 points."
 @MainActor
 final class TrackAccessibility {
     private let track: UnsafeMutablePointer<GtkWidget>
@@ -32,6 +36,17 @@ final class TrackAccessibility {
     private var range: (index: Int, last: Int, text: String)?
 
     init(track: UnsafeMutablePointer<GtkWidget>) { self.track = track }
+
+    /// The window has the keyboard focus (GTK 4.8: an inactive window's track describes no size).
+    var windowActive = true {
+        didSet {
+            guard !hasValue, windowActive != oldValue else { return }
+            let text = windowActive ? wanted : ""
+            guard described != text else { return }
+            described = text
+            shim_a11y_description(track, text)
+        }
+    }
 
     var focused = false {
         didSet {
@@ -67,7 +82,7 @@ final class TrackAccessibility {
     }
 
     private func update() {
-        guard !focused, described != wanted else { return }
+        guard windowActive, !focused, described != wanted else { return }
         described = wanted
         shim_a11y_description(track, wanted)
     }

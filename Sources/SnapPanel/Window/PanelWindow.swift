@@ -96,14 +96,16 @@ final class PanelWindow {
             { _, data in
                 MainActor.assumeIsolated { PanelWindow.from(data).step(.increment) }
             }, context)
-        // The window losing focus or being hidden ends a drag without a commit.
+        // The window losing focus or being hidden ends a drag without a commit (and, on GTK 4.8, takes the
+        // size out of the track's description until it is back: TrackAccessibility).
         shim_on_notify(
             window, "is-active",
             { window, _, data in
                 MainActor.assumeIsolated {
-                    if gtk_window_is_active(shim_window(window)) == 0 {
-                        PanelWindow.from(data).track.cancelDrag()
-                    }
+                    let panel = PanelWindow.from(data)
+                    let active = gtk_window_is_active(shim_window(window)) != 0
+                    if !active { panel.track.cancelDrag() }
+                    panel.accessibility.windowActive = active
                 }
             }, context)
         shim_on_void(
