@@ -13,15 +13,17 @@ import SnapTexts
 /// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
 /// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command. On the session
 /// bus the question goes as the client connects (`askAsClientsConnect`), so that the wait is
-/// usually over before its first call. Remembered for the last `capacity` clients; unique names
-/// are never reused on a bus.
+/// usually over before its first call or shorter, and from `CommandReader`'s thread, on a
+/// connection of its own, which reads /proc the moment the bus answers it, however busy the loop
+/// is meanwhile. Remembered for the last `capacity` clients; unique names are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
     static let maximumCommand = 60
     /// How long the bus may take to answer before the process stays unknown; also the longest a
-    /// new client's reply waits for it. The bus answers in well under a millisecond: only a bus in
-    /// trouble takes this long, and it must not hold the client much longer than that.
+    /// new client's reply waits for it (`CommandReader.timeout` where the thread asks). The bus
+    /// answers in well under a millisecond: only a bus in trouble takes this long, and it must not
+    /// hold the client much longer than that.
     static let lookUpTimeoutMilliseconds: Int32 = 500
 
     private let connection: Connection
@@ -30,6 +32,8 @@ final class ClientDirectory {
     private var order: [String] = []
     /// Clients whose answer is awaited (at most `capacity`: more new clients at once stay known by name).
     private var asking: Set<String> = []
+    /// Whether `CommandReader`'s thread asks the bus (`askAsClientsConnect`), rather than the loop.
+    private var asksOnThread = false
     /// Runs with a client's full identity once the bus has answered (from the event loop).
     var learned: ((ClientIdentity) -> Void)?
 
@@ -43,8 +47,10 @@ final class ClientDirectory {
     /// its process known, or asked about already: the bus's work for the question is then done
     /// before the call, not between the call and its reply. Only names appearing are matched (arg1
     /// empty), not names leaving; at most half of `capacity` asked at once this way, so a flood of
-    /// connections leaves room for the clients that call.
+    /// connections leaves room for the clients that call. From then on the questions go from
+    /// `CommandReader`'s thread, on a connection of its own (`CommandReader.identify`).
     func askAsClientsConnect() {
+        asksOnThread = connection.address != nil
         let bus = BusName.bus.rawValue
         connection.addMatch(
             "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
@@ -67,10 +73,23 @@ final class ClientDirectory {
         return ClientIdentity(uniqueName: sender, pid: 0, command: "")
     }
 
+    /// Asks who `sender` is, holding its replies until the answer: from `CommandReader`'s thread,
+    /// which asks the bus and reads /proc in one go, or, while that thread is stuck (or on a bus
+    /// whose address is not known), from the loop, which then hands the read to the thread.
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
         let heardAt = ProcessCheck.nowTicks()
+        if asksOnThread, let bus = connection.address {
+            connection.holdReplies(to: sender)
+            let asked = commands.identify(sender, on: bus, heardAt: heardAt) {
+                [weak self, connection] answer in
+                guard let self else { return connection.releaseReplies(to: sender) }
+                found(sender, answer, pid: 0)
+            }
+            if asked { return }
+            connection.releaseReplies(to: sender)
+        }
         do {
             try connection.callAsync(
                 destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
@@ -79,12 +98,11 @@ final class ClientDirectory {
             ) { [weak self] reply in
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let credentials = (try? reply.get())?.first?.asStringDict ?? [:]
-                let pid = credentials["ProcessID"]?.asUInt32 ?? 0
-                if let process = credentials["ProcessFD"]?.asUnixFD {
-                    self?.identify(sender, pinnedBy: process, busPid: pid)
-                } else {
-                    self?.identify(sender, pid: pid, heardAt: heardAt)
+                guard let self else { return }
+                guard let maker = ConnectionMaker(credentials: credentials, heardAt: heardAt) else {
+                    return learn(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
                 }
+                readCommand(of: sender, madeBy: maker)
             }
         } catch {
             asking.remove(sender)
@@ -92,37 +110,35 @@ final class ClientDirectory {
         }
     }
 
-    /// From a bus that gave the process as a pidfd: its pid as this daemon's /proc counts it, and
-    /// its command read while it lives (`ConnectionMaker.pinned`). A process gone already keeps the
-    /// pid the bus gave, without a command. The pidfd is closed once the answer is in (`UnixFD`).
-    private func identify(_ sender: String, pinnedBy process: UnixFD, busPid: UInt32) {
-        guard let pid = ProcessCheck.pid(ofPidFD: process.descriptor) else {
-            return learn(ClientIdentity(uniqueName: sender, pid: busPid, command: ""))
-        }
-        readCommand(of: sender, pid: pid, madeBy: .pinned(process))
-    }
-
-    /// From a bus that gave only a pid: the command is kept only when the pid can still be the
-    /// connection's maker (`ConnectionMaker.unpinned`); a pid given since to another process keeps
-    /// its number, not that one's command.
-    private func identify(_ sender: String, pid: UInt32, heardAt: UInt64) {
-        guard pid != 0 else { return learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
-        readCommand(of: sender, pid: pid, madeBy: .unpinned(heardAt: heardAt))
-    }
-
-    /// Reads the command and checks its maker off the loop (`CommandReader`); the client's replies
-    /// wait for it too, at most `CommandReader.timeout` more.
-    private func readCommand(of sender: String, pid: UInt32, madeBy maker: ConnectionMaker) {
+    /// Checks the process the bus named and reads its command off the loop (`CommandReader`); the
+    /// client's replies wait for it too, at most `CommandReader.timeout` more. A pidfd is closed
+    /// once the answer is in (`UnixFD`).
+    private func readCommand(of sender: String, madeBy maker: ConnectionMaker) {
         connection.holdReplies(to: sender)
-        commands.command(of: pid, madeBy: maker) { [weak self, connection] command in
-            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
+        commands.command(madeBy: maker) { [weak self, connection] answer in
+            guard let self else { return connection.releaseReplies(to: sender) }
+            found(sender, answer, pid: maker.pid)
+        }
+    }
+
+    /// The thread's answer about `sender` (when it found no pid, `pid` is the one the bus gave).
+    /// Its replies go as soon as it is known here, before `learned` tells the history and
+    /// announces `ChangedBy` (a message built afresh for a new client): both happen in the same
+    /// turn of the loop, so no call of anyone is answered from what was known before, and the
+    /// client, which waited for its command to be read, need not wait for the announcement too.
+    private func found(_ sender: String, _ answer: CommandReader.Answer, pid: UInt32) {
+        let identity = ClientIdentity(
+            uniqueName: sender, pid: answer.pid != 0 ? answer.pid : pid, command: answer.command)
+        learn(identity) { [connection] in
             connection.releaseReplies(to: sender)
         }
     }
 
-    private func learn(_ identity: ClientIdentity) {
+    /// Remembers `identity`, runs `known` (with it remembered), then tells `learned`.
+    private func learn(_ identity: ClientIdentity, then known: () -> Void = {}) {
         asking.remove(identity.uniqueName)
         remember(identity)
+        known()
         learned?(identity)
     }
 
@@ -136,10 +152,8 @@ final class ClientDirectory {
 
     /// The program's name and, when it has one, its first word that is not an option:
     /// "snapsizectl adjust", "gdbus call", "python3 drag.py"; "" when /proc cannot tell.
-    static func command(pid: UInt32) -> String {
-        guard let bytes = SmallFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else {
-            return ""
-        }
+    static func command(in process: ProcessFolder) -> String {
+        guard let bytes = process.readBytes("cmdline", maximumBytes: 4096) else { return "" }
         let words = bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
         guard let program = words.first.map(baseName) else { return "" }
