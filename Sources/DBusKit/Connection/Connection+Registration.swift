@@ -10,7 +10,6 @@ internal import CDBus
 public final class BusRegistration {
     private var raw: OpaquePointer?
     private let hello: OpaquePointer
-    private let address: String
 
     /// Connects to the bus at `address` (a unix socket connects at once, even to a bus that does not
     /// answer) and starts authenticating. Throws when the connection cannot be made.
@@ -32,7 +31,6 @@ public final class BusRegistration {
             throw error
         }
         raw = opened
-        self.address = address
         advance()
     }
 
@@ -79,7 +77,7 @@ public final class BusRegistration {
             dbus_connection_unref(opened)
             throw error
         }
-        return (Connection(opened: opened, address: address), owned)
+        return (Connection(opened: opened), owned)
     }
 
     deinit {

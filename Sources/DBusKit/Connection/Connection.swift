@@ -17,10 +17,6 @@ public final class Connection {
     /// has completed on a connection made with `unregistered(address:)`.
     public private(set) var uniqueName: String
 
-    /// The address the connection was opened to (nil for one adopted from elsewhere): where another
-    /// thread opens a connection of its own to the same bus.
-    public let address: String?
-
     /// Called once, on the owning thread, when the connection drops (the bus went away).
     /// Not called after an explicit `close()`.
     public var onDisconnect: (() -> Void)?
@@ -70,7 +66,7 @@ public final class Connection {
             dbus_connection_unref(opened)
             throw error
         }
-        self.init(opened: opened, address: address)
+        self.init(opened: opened)
     }
 
     /// Opens a private connection to the bus at `address`, sends `Hello` and, right behind it,
@@ -90,7 +86,7 @@ public final class Connection {
     /// accepts connections and never answers cannot block the caller. Add it to an event loop, then
     /// call `register(timeoutMilliseconds:_:)`.
     public static func unregistered(address: String) throws(MethodError) -> Connection {
-        Connection(opened: try open(address), address: address)
+        Connection(opened: try open(address))
     }
 
     static func open(_ address: String) throws(MethodError) -> OpaquePointer {
@@ -103,9 +99,8 @@ public final class Connection {
         return opened
     }
 
-    init(opened: OpaquePointer, address: String?) {
+    init(opened: OpaquePointer) {
         raw = opened
-        self.address = address
         uniqueName = string(dbus_bus_get_unique_name(opened)) ?? ""
         checkMemory(
             dbus_connection_add_filter(

@@ -13,17 +13,15 @@ import SnapTexts
 /// client's replies wait (`holdingRepliesTo`): a client that had its reply may exit at once
 /// (`snapsizectl inc`, `gdbus call`), and /proc would no longer tell its command. On the session
 /// bus the question goes as the client connects (`askAsClientsConnect`), so that the wait is
-/// usually over before its first call or shorter, and from `CommandReader`'s thread, on a
-/// connection of its own, which reads /proc the moment the bus answers it, however busy the loop
-/// is meanwhile. Remembered for the last `capacity` clients; unique names are never reused on a bus.
+/// usually over before its first call. Remembered for the last `capacity` clients; unique names
+/// are never reused on a bus.
 final class ClientDirectory {
     static let capacity = 64
     /// A person reads the command in a sentence: beyond this it is cut.
     static let maximumCommand = 60
     /// How long the bus may take to answer before the process stays unknown; also the longest a
-    /// new client's reply waits for it (`CommandReader.timeout` where the thread asks). The bus
-    /// answers in well under a millisecond: only a bus in trouble takes this long, and it must not
-    /// hold the client much longer than that.
+    /// new client's reply waits for it. The bus answers in well under a millisecond: only a bus in
+    /// trouble takes this long, and it must not hold the client much longer than that.
     static let lookUpTimeoutMilliseconds: Int32 = 500
 
     private let connection: Connection
@@ -32,8 +30,6 @@ final class ClientDirectory {
     private var order: [String] = []
     /// Clients whose answer is awaited (at most `capacity`: more new clients at once stay known by name).
     private var asking: Set<String> = []
-    /// Whether `CommandReader`'s thread asks the bus (`askAsClientsConnect`), rather than the loop.
-    private var asksOnThread = false
     /// Runs with a client's full identity once the bus has answered (from the event loop).
     var learned: ((ClientIdentity) -> Void)?
 
@@ -47,10 +43,8 @@ final class ClientDirectory {
     /// its process known, or asked about already: the bus's work for the question is then done
     /// before the call, not between the call and its reply. Only names appearing are matched (arg1
     /// empty), not names leaving; at most half of `capacity` asked at once this way, so a flood of
-    /// connections leaves room for the clients that call. From then on the questions go from
-    /// `CommandReader`'s thread, on a connection of its own (`CommandReader.identify`).
+    /// connections leaves room for the clients that call.
     func askAsClientsConnect() {
-        asksOnThread = connection.address != nil
         let bus = BusName.bus.rawValue
         connection.addMatch(
             "type='signal',sender='\(bus)',interface='\(InterfaceName.bus.rawValue)',"
@@ -73,23 +67,12 @@ final class ClientDirectory {
         return ClientIdentity(uniqueName: sender, pid: 0, command: "")
     }
 
-    /// Asks who `sender` is, holding its replies until the answer: from `CommandReader`'s thread,
-    /// which asks the bus and reads /proc in one go, or, while that thread is stuck (or on a bus
-    /// whose address is not known), from the loop, which then hands the read to the thread.
+    /// Asks the bus who `sender` is, holding its replies until the answer and the read of its
+    /// command (`readCommand`).
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
         let heardAt = ProcessCheck.nowTicks()
-        if asksOnThread, let bus = connection.address {
-            connection.holdReplies(to: sender)
-            let asked = commands.identify(sender, on: bus, heardAt: heardAt) {
-                [weak self, connection] answer in
-                guard let self else { return connection.releaseReplies(to: sender) }
-                found(sender, answer, pid: 0)
-            }
-            if asked { return }
-            connection.releaseReplies(to: sender)
-        }
         do {
             try connection.callAsync(
                 destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,

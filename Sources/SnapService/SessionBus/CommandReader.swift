@@ -8,15 +8,9 @@ import Synchronization
 /// (a stalled FUSE or NFS mount) holds it for as long as it is stuck, so the read would block
 /// every client's calls, SIGTERM included. The answer comes back on the loop through its waker
 /// (`LoopHandle.execute`). A request that takes longer than `timeout` is answered without the
-/// command (the client is known by its pid alone, or by its name while the bus has not answered
-/// the thread) and its late result dropped;
-/// while the thread is stuck on it, further requests are answered so at once (`identify` is
-/// refused) rather than queued behind it. The thread starts with the first request, serves them
-/// one at a time, and ends with the reader.
-///
-/// The thread can also ask the bus itself who a client is (`identify`), on a connection of its
-/// own, before reading: the bus's answer then wakes the thread directly, where an answer to the
-/// loop would wait for whatever the loop is doing (a commit) and then wake the thread anyway.
+/// command (the client is known by its pid alone) and its late result dropped; while the thread
+/// is stuck on it, further requests are answered so at once rather than queued behind it. The
+/// thread starts with the first request, serves them one at a time, and ends with the reader.
 final class CommandReader {
     /// How long a request may take before its client is known without its command; also the
     /// longest a new client's replies wait for it (`ClientDirectory` holds them meanwhile).
@@ -32,8 +26,6 @@ final class CommandReader {
         case command(pid: UInt32)
         /// The command of the process the bus named, checked against what the bus said of it.
         case check(ConnectionMaker)
-        /// Who `name` is: asked of the bus at `bus` (`GetConnectionCredentials`), then checked and read.
-        case identify(name: String, bus: String, heardAt: UInt64)
     }
 
     private let loop: EventLoop
@@ -68,18 +60,6 @@ final class CommandReader {
         submit(.check(maker), answer)
     }
 
-    /// Asks the bus at `bus` who `name` is, then reads its command as `command(madeBy:)` does, all
-    /// on the thread; `answer` runs once, on the loop (with the pid alone, or neither, when that
-    /// took longer than `timeout`). False, and nothing asked, while the thread is stuck: the caller
-    /// asks the bus itself then.
-    func identify(_ name: String, on bus: String, heardAt: UInt64, answer: @escaping (Answer) -> Void)
-        -> Bool
-    {
-        guard stuckOn == nil else { return false }
-        submit(.identify(name: name, bus: bus, heardAt: heardAt), answer)
-        return true
-    }
-
     private func submit(_ job: Job, _ answer: @escaping (Answer) -> Void) {
         guard stuckOn == nil else { return answer((0, "")) }
         nextRequest &+= 1
@@ -110,7 +90,7 @@ private final class WeakReader: @unchecked Sendable {
     init(_ reader: CommandReader) { self.reader = reader }
 }
 
-/// The thread: takes the requests in order, asks and reads, hands each answer to the loop.
+/// The thread: takes the requests in order, reads, hands each answer to the loop.
 private final class Worker: Sendable {
     let read: CommandReader.Read
     let handle: LoopHandle
@@ -175,10 +155,6 @@ private final class Worker: Sendable {
     }
 
     private func serve() {
-        // The thread's own connections, by bus address: opened at the first question to that bus,
-        // used and closed only here.
-        var buses: [String: Connection] = [:]
-        defer { for bus in buses.values { bus.close() } }
         while true {
             while sem_wait(ready) != 0 {}  // EINTR
             let next = requests.withLock { state -> (finished: Bool, request: Request?) in
@@ -191,38 +167,10 @@ private final class Worker: Sendable {
             switch job {
             case .command(let pid): found = (pid, read(ProcessFolder(pid: pid, descriptor: -1)))
             case .check(let maker): found = maker.identify(read: read, noting: note)
-            case .identify(let name, let bus, let heardAt):
-                found =
-                    ask(bus, about: name, heardAt: heardAt, buses: &buses)?
-                    .identify(read: read, noting: note) ?? (0, "")
             }
             let reader = self.reader
             handle.execute { _ in reader.reader?.finished(request, found) }
         }
-    }
-
-    /// What the bus at `address` says of `name` (`GetConnectionCredentials`, waiting at most
-    /// `ClientDirectory.lookUpTimeoutMilliseconds`); nil when it names no process or cannot be asked.
-    private func ask(
-        _ address: String, about name: String, heardAt: UInt64, buses: inout [String: Connection]
-    ) -> ConnectionMaker? {
-        let bus: Connection
-        if let open = buses[address], open.isConnected {
-            bus = open
-        } else {
-            buses[address]?.close()
-            buses[address] = nil
-            guard let made = try? Connection(address: address) else { return nil }
-            buses[address] = made
-            bus = made
-        }
-        let reply = try? bus.call(
-            destination: BusName.bus.rawValue, path: .bus, interface: InterfaceName.bus.rawValue,
-            member: "GetConnectionCredentials", arguments: [.string(name)],
-            timeoutMilliseconds: ClientDirectory.lookUpTimeoutMilliseconds)
-        // What else came meanwhile (the bus's NameAcquired) is not kept queued.
-        bus.dispatchPending()
-        return reply?.first?.asStringDict.flatMap { ConnectionMaker(credentials: $0, heardAt: heardAt) }
     }
 }
 
