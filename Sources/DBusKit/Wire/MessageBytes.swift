@@ -74,7 +74,8 @@ struct MessageBytes {
         let length = bytes.count
         bytes.append(0)
         for value in values { writeTypes(of: value) }
-        bytes[length] = UInt8(truncatingIfNeeded: bytes.count - length - 1)  // a signature is at most 255 bytes
+        // A signature is at most 255 bytes, so its length fits the byte before it.
+        bytes[length] = UInt8(truncatingIfNeeded: bytes.count - length - 1)
         bytes.append(0)
     }
 

@@ -183,7 +183,8 @@ extension CommandReader {
         #if DEBUG
             if let text = environment["SNAPSIZE_TEST_STALLED_PID"], let stalled = UInt32(text) {
                 return { process in
-                    if process.pid == stalled { while true { pause() } }  // the thread takes no signals: for ever
+                    // The thread takes no signals: for ever.
+                    if process.pid == stalled { while true { pause() } }
                     return ClientDirectory.command(in: process)
                 }
             }
