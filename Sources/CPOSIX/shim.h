@@ -22,6 +22,7 @@ static inline char **cposix_environ(void) {
     return environ;
 }
 static inline int cposix_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+static inline int cposix_openat(int folder, const char *path, int flags) { return openat(folder, path, flags); }
 static inline int cposix_fcntl(int fd, int command, int argument) { return fcntl(fd, command, argument); }
 static inline int cposix_window_size(int fd, struct winsize *size) { return ioctl(fd, TIOCGWINSZ, size); }
 static inline bool cposix_is_socket(mode_t mode) { return S_ISSOCK(mode); }

@@ -15,6 +15,12 @@ public enum POSIX {
         return cposix_open(path, flags, mode)
     }
 
+    /// `openat`: `path` relative to the open folder `folder` (no file is created: no mode).
+    public static func open(at folder: Int32, _ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+        if let failure = intercept(.open) { return failure }
+        return cposix_openat(folder, path, flags)
+    }
+
     public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         if let failure = intercept(.read) { return Int(failure) }
         return Glibc.read(fd, buffer, count)

@@ -15,9 +15,9 @@ struct CommandReaderTests {
     func stalledRead() {
         let loop = EventLoop(clock: .manual())
         let stall = DispatchSemaphore(value: 0)
-        let reader = CommandReader(loop: loop) { pid in
-            if pid == 1 { stall.wait() }
-            return "program \(pid)"
+        let reader = CommandReader(loop: loop) { process in
+            if process.pid == 1 { stall.wait() }
+            return "program \(process.pid)"
         }
         var answers: [UInt32: String] = [:]
         func answer(_ pid: UInt32) { reader.command(of: pid) { answers[pid] = $0 } }

@@ -65,9 +65,7 @@ extension Connection {
             $0.writeSignal(
                 path: path.rawValue, interface: interface.rawValue, member: member, body: arguments)
         }) { () throws(MethodError) in
-            let message = try Message.signal(path: path, interface: interface, member: member)
-            try message.append(arguments)
-            return message
+            try Message.signal(path: path, interface: interface, member: member, body: arguments)
         }
     }
 
@@ -86,14 +84,13 @@ extension Connection {
                 path: path.rawValue, interface: interface.rawValue, changed: changed,
                 invalidated: invalidated)
         }) { () throws(MethodError) in
-            let message = try Message.signal(
-                path: path, interface: .properties, member: "PropertiesChanged")
             let entries = changed.map { DBusValue.dictEntry(.string($0.0), .variant($0.1)) }
-            try message.append([
-                .string(interface.rawValue), .array(elementSignature: "{sv}", entries),
-                .stringArray(invalidated)
-            ])
-            return message
+            return try Message.signal(
+                path: path, interface: .properties, member: "PropertiesChanged",
+                body: [
+                    .string(interface.rawValue), .array(elementSignature: "{sv}", entries),
+                    .stringArray(invalidated)
+                ])
         }
         submit(message, as: .signal(.state))
     }

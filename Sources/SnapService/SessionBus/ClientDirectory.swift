@@ -67,6 +67,8 @@ final class ClientDirectory {
         return ClientIdentity(uniqueName: sender, pid: 0, command: "")
     }
 
+    /// Asks the bus who `sender` is, holding its replies until the answer and the read of its
+    /// command (`readCommand`).
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
@@ -79,12 +81,11 @@ final class ClientDirectory {
             ) { [weak self] reply in
                 // A client that left first, or a bus that did not answer: the process stays unknown.
                 let credentials = (try? reply.get())?.first?.asStringDict ?? [:]
-                let pid = credentials["ProcessID"]?.asUInt32 ?? 0
-                if let process = credentials["ProcessFD"]?.asUnixFD {
-                    self?.identify(sender, pinnedBy: process, busPid: pid)
-                } else {
-                    self?.identify(sender, pid: pid, heardAt: heardAt)
+                guard let self else { return }
+                guard let maker = ConnectionMaker(credentials: credentials, heardAt: heardAt) else {
+                    return learn(ClientIdentity(uniqueName: sender, pid: 0, command: ""))
                 }
+                readCommand(of: sender, madeBy: maker)
             }
         } catch {
             asking.remove(sender)
@@ -92,37 +93,35 @@ final class ClientDirectory {
         }
     }
 
-    /// From a bus that gave the process as a pidfd: its pid as this daemon's /proc counts it, and
-    /// its command read while it lives (`ConnectionMaker.pinned`). A process gone already keeps the
-    /// pid the bus gave, without a command. The pidfd is closed once the answer is in (`UnixFD`).
-    private func identify(_ sender: String, pinnedBy process: UnixFD, busPid: UInt32) {
-        guard let pid = ProcessCheck.pid(ofPidFD: process.descriptor) else {
-            return learn(ClientIdentity(uniqueName: sender, pid: busPid, command: ""))
-        }
-        readCommand(of: sender, pid: pid, madeBy: .pinned(process))
-    }
-
-    /// From a bus that gave only a pid: the command is kept only when the pid can still be the
-    /// connection's maker (`ConnectionMaker.unpinned`); a pid given since to another process keeps
-    /// its number, not that one's command.
-    private func identify(_ sender: String, pid: UInt32, heardAt: UInt64) {
-        guard pid != 0 else { return learn(ClientIdentity(uniqueName: sender, pid: 0, command: "")) }
-        readCommand(of: sender, pid: pid, madeBy: .unpinned(heardAt: heardAt))
-    }
-
-    /// Reads the command and checks its maker off the loop (`CommandReader`); the client's replies
-    /// wait for it too, at most `CommandReader.timeout` more.
-    private func readCommand(of sender: String, pid: UInt32, madeBy maker: ConnectionMaker) {
+    /// Checks the process the bus named and reads its command off the loop (`CommandReader`); the
+    /// client's replies wait for it too, at most `CommandReader.timeout` more. A pidfd is closed
+    /// once the answer is in (`UnixFD`).
+    private func readCommand(of sender: String, madeBy maker: ConnectionMaker) {
         connection.holdReplies(to: sender)
-        commands.command(of: pid, madeBy: maker) { [weak self, connection] command in
-            self?.learn(ClientIdentity(uniqueName: sender, pid: pid, command: command))
+        commands.command(madeBy: maker) { [weak self, connection] answer in
+            guard let self else { return connection.releaseReplies(to: sender) }
+            found(sender, answer, pid: maker.pid)
+        }
+    }
+
+    /// The thread's answer about `sender` (when it found no pid, `pid` is the one the bus gave).
+    /// Its replies go as soon as it is known here, before `learned` tells the history and
+    /// announces `ChangedBy` (a message built afresh for a new client): both happen in the same
+    /// turn of the loop, so no call of anyone is answered from what was known before, and the
+    /// client, which waited for its command to be read, need not wait for the announcement too.
+    private func found(_ sender: String, _ answer: CommandReader.Answer, pid: UInt32) {
+        let identity = ClientIdentity(
+            uniqueName: sender, pid: answer.pid != 0 ? answer.pid : pid, command: answer.command)
+        learn(identity) { [connection] in
             connection.releaseReplies(to: sender)
         }
     }
 
-    private func learn(_ identity: ClientIdentity) {
+    /// Remembers `identity`, runs `known` (with it remembered), then tells `learned`.
+    private func learn(_ identity: ClientIdentity, then known: () -> Void = {}) {
         asking.remove(identity.uniqueName)
         remember(identity)
+        known()
         learned?(identity)
     }
 
@@ -136,10 +135,8 @@ final class ClientDirectory {
 
     /// The program's name and, when it has one, its first word that is not an option:
     /// "snapsizectl adjust", "gdbus call", "python3 drag.py"; "" when /proc cannot tell.
-    static func command(pid: UInt32) -> String {
-        guard let bytes = SmallFile.readBytes("/proc/\(pid)/cmdline", maximumBytes: 4096) else {
-            return ""
-        }
+    static func command(in process: ProcessFolder) -> String {
+        guard let bytes = process.readBytes("cmdline", maximumBytes: 4096) else { return "" }
         let words = bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
         guard let program = words.first.map(baseName) else { return "" }

@@ -7,27 +7,38 @@ import Synchronization
 /// process's command line takes that process's memory lock, and a process stuck in a page fault
 /// (a stalled FUSE or NFS mount) holds it for as long as it is stuck, so the read would block
 /// every client's calls, SIGTERM included. The answer comes back on the loop through its waker
-/// (`LoopHandle.execute`). A read that takes longer than `timeout` is answered with "" (the
-/// client is known by its pid alone) and its late result dropped; while the thread is stuck on
-/// it, further clients are answered "" at once rather than queued behind it. The thread starts
-/// with the first read, serves the reads one at a time, and ends with the reader.
+/// (`LoopHandle.execute`). A request that takes longer than `timeout` is answered without the
+/// command (the client is known by its pid alone) and its late result dropped; while the thread
+/// is stuck on it, further requests are answered so at once rather than queued behind it. The
+/// thread starts with the first request, serves them one at a time, and ends with the reader.
 final class CommandReader {
-    /// How long a read may take before its client is known without its command; also the longest
-    /// a new client's replies wait for it (`ClientDirectory` holds them meanwhile).
+    /// How long a request may take before its client is known without its command; also the
+    /// longest a new client's replies wait for it (`ClientDirectory` holds them meanwhile).
     static let timeout = 0.5
-    typealias Read = @Sendable (UInt32) -> String
+    /// Reads the command of the process whose /proc folder is open (`ClientDirectory.command(in:)`).
+    typealias Read = @Sendable (ProcessFolder) -> String
+    /// What the thread found: the process's pid (0: not known) and its command ("": not known).
+    typealias Answer = (pid: UInt32, command: String)
+
+    /// One request to the thread.
+    fileprivate enum Job: Sendable {
+        /// The command of `pid`, no questions asked (a test's reader).
+        case command(pid: UInt32)
+        /// The command of the process the bus named, checked against what the bus said of it.
+        case check(ConnectionMaker)
+    }
 
     private let loop: EventLoop
     private let read: Read
     private var worker: Worker?
-    private var waiting: [UInt64: (timer: TimerID, answer: (String) -> Void)] = [:]
+    private var waiting: [UInt64: (timer: TimerID, answer: (Answer) -> Void)] = [:]
     private var nextRequest: UInt64 = 0
     /// The request the thread has been on for longer than `timeout`, if any.
     private var stuckOn: UInt64?
-    /// Whether the thread is on a read that took longer than `timeout`.
+    /// Whether the thread is on a request that took longer than `timeout`.
     var isStuck: Bool { stuckOn != nil }
 
-    init(loop: EventLoop, read: @escaping Read = { ClientDirectory.command(pid: $0) }) {
+    init(loop: EventLoop, read: @escaping Read = { ClientDirectory.command(in: $0) }) {
         self.loop = loop
         self.read = read
     }
@@ -37,30 +48,38 @@ final class CommandReader {
         worker?.finish()
     }
 
-    /// Runs `answer` once, on the loop, with `pid`'s command ("" when it cannot be told in time, or,
-    /// given the connection's `maker`, when it may be another process's).
-    func command(
-        of pid: UInt32, madeBy maker: ConnectionMaker? = nil, answer: @escaping (String) -> Void
-    ) {
-        guard stuckOn == nil else { return answer("") }
+    /// Runs `answer` once, on the loop, with `pid`'s command ("" when it cannot be told in time).
+    func command(of pid: UInt32, answer: @escaping (String) -> Void) {
+        submit(.command(pid: pid)) { answer($0.command) }
+    }
+
+    /// Runs `answer` once, on the loop, with the pid of the process `maker` describes as this
+    /// daemon counts it (0 when it cannot be told in time) and its command ("" when it cannot be
+    /// told in time, or may be another process's).
+    func command(madeBy maker: ConnectionMaker, answer: @escaping (Answer) -> Void) {
+        submit(.check(maker), answer)
+    }
+
+    private func submit(_ job: Job, _ answer: @escaping (Answer) -> Void) {
+        guard stuckOn == nil else { return answer((0, "")) }
         nextRequest &+= 1
         let request = nextRequest
         let timer = loop.schedule(after: Self.timeout) { [unowned self] in
             stuckOn = request
-            waiting.removeValue(forKey: request)?.answer("")
+            waiting.removeValue(forKey: request)?.answer((self.worker?.pid(on: request) ?? 0, ""))
         }
         waiting[request] = (timer, answer)
         let worker = self.worker ?? Worker(read: read, handle: loop.handle, reader: WeakReader(self))
         self.worker = worker
-        worker.submit(request, pid, maker)
+        worker.submit(request, job)
     }
 
     /// The thread's answer to `request`, on the loop.
-    fileprivate func finished(_ request: UInt64, _ command: String) {
+    fileprivate func finished(_ request: UInt64, _ found: Answer) {
         if stuckOn == request { stuckOn = nil }
-        guard let entry = waiting.removeValue(forKey: request) else { return }  // answered "" already
+        guard let entry = waiting.removeValue(forKey: request) else { return }  // answered already
         loop.cancel(entry.timer)
-        entry.answer(command)
+        entry.answer(found)
     }
 }
 
@@ -77,7 +96,10 @@ private final class Worker: Sendable {
     let handle: LoopHandle
     let reader: WeakReader
     let requests = Mutex<(queue: [Request], finished: Bool)>(([], false))
-    typealias Request = (id: UInt64, pid: UInt32, maker: ConnectionMaker?)
+    typealias Request = (id: UInt64, job: CommandReader.Job)
+    /// The request the thread is on and the pid it has found for it so far (0: none yet): a
+    /// request that times out meanwhile still names its client by that pid.
+    let progress = Mutex<(request: UInt64, pid: UInt32)>((0, 0))
     /// Counts the requests (and the finish) the thread has not taken yet.
     nonisolated(unsafe) let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
@@ -112,14 +134,24 @@ private final class Worker: Sendable {
         ready.deallocate()
     }
 
-    func submit(_ request: UInt64, _ pid: UInt32, _ maker: ConnectionMaker?) {
-        requests.withLock { $0.queue.append((request, pid, maker)) }
+    func submit(_ request: UInt64, _ job: CommandReader.Job) {
+        requests.withLock { $0.queue.append((request, job)) }
         sem_post(ready)
     }
 
     func finish() {
         requests.withLock { $0.finished = true }
         sem_post(ready)
+    }
+
+    /// On the thread: the pid found for the request it is on.
+    private func note(_ pid: UInt32) {
+        progress.withLock { $0.pid = pid }
+    }
+
+    /// The pid the thread has found for `request` so far (0: none, or not on it).
+    func pid(on request: UInt64) -> UInt32 {
+        progress.withLock { $0.request == request ? $0.pid : 0 }
     }
 
     private func serve() {
@@ -129,10 +161,15 @@ private final class Worker: Sendable {
                 (state.finished, state.finished || state.queue.isEmpty ? nil : state.queue.removeFirst())
             }
             if next.finished { return }
-            guard let (request, pid, maker) = next.request else { continue }
-            let command = maker.map { $0.command(of: pid, read: read) } ?? read(pid)
+            guard let (request, job) = next.request else { continue }
+            progress.withLock { $0 = (request, 0) }
+            let found: CommandReader.Answer
+            switch job {
+            case .command(let pid): found = (pid, read(ProcessFolder(pid: pid, descriptor: -1)))
+            case .check(let maker): found = maker.identify(read: read, noting: note)
+            }
             let reader = self.reader
-            handle.execute { _ in reader.reader?.finished(request, command) }
+            handle.execute { _ in reader.reader?.finished(request, found) }
         }
     }
 }
@@ -145,12 +182,13 @@ extension CommandReader {
     static func read(environment: [String: String]) -> Read {
         #if DEBUG
             if let text = environment["SNAPSIZE_TEST_STALLED_PID"], let stalled = UInt32(text) {
-                return { pid in
-                    if pid == stalled { while true { pause() } }  // the thread takes no signals: for ever
-                    return ClientDirectory.command(pid: pid)
+                return { process in
+                    // The thread takes no signals: for ever.
+                    if process.pid == stalled { while true { pause() } }
+                    return ClientDirectory.command(in: process)
                 }
             }
         #endif
-        return { ClientDirectory.command(pid: $0) }
+        return { ClientDirectory.command(in: $0) }
     }
 }
