@@ -18,7 +18,7 @@ public enum AtspiPaths {
 
 /// An AT-SPI object reference `(so)`: always the connection's UNIQUE name, never a well-known one,
 /// because libatspi keys applications by the sender of events.
-public struct AccessibleRef: Equatable, Sendable {
+public struct AccessibleRef: Hashable, Sendable {
     public var name: String
     public var path: ObjectPath
 

@@ -1,16 +1,5 @@
 import DBusKit
 
-/// An object on the accessibility bus: the unique name of its application's connection and its path.
-public struct BusObject: Hashable, Sendable {
-    public var sender: String
-    public var path: String
-
-    public init(sender: String, path: String) {
-        self.sender = sender
-        self.path = path
-    }
-}
-
 /// Follows the desktop's accessibility focus for the daemon's quiet rule (SnapService's
 /// `FocusedValue`): every `object:state-changed:focused` on the bus, from any application, and on
 /// request an object's Value text and name and a connection leaving the bus.
@@ -30,7 +19,7 @@ public final class FocusWatch {
     private var leaving: (sender: String, watch: NameWatch)?
 
     /// An object of another application took focus (true) or lost it (false).
-    public var onFocus: ((BusObject, Bool) -> Void)?
+    public var onFocus: ((AccessibleRef, Bool) -> Void)?
     /// This daemon's own slider took focus (the daemon's `Focus`).
     public var onOwnFocus: (() -> Void)?
     /// The watched connection left the bus (its application exited or crashed).
@@ -65,7 +54,7 @@ public final class FocusWatch {
             if detail == 1 { onOwnFocus?() }
             return
         }
-        onFocus?(BusObject(sender: signal.sender, path: signal.path.rawValue), detail == 1)
+        onFocus?(AccessibleRef(name: signal.sender, path: signal.path), detail == 1)
     }
 
     /// What the quiet rule asks of an object that took focus: its Value's text and its name.
@@ -81,7 +70,7 @@ public final class FocusWatch {
     /// The Value text of `object` (`org.a11y.atspi.Value.Text`) and then, only when it has one, its
     /// name; nil when it has no Value, gives no text, or does not answer within
     /// `answerTimeoutMilliseconds`. One method call for an object without a Value, two with one.
-    public func shown(by object: BusObject, reply: @escaping (Shown?) -> Void) {
+    public func shown(by object: AccessibleRef, reply: @escaping (Shown?) -> Void) {
         get(ValueInterface.name, "Text", of: object) { [weak self] text in
             guard let self, let text else { return reply(nil) }
             self.get(AccessibleInterface.name, "Name", of: object) { name in
@@ -91,13 +80,13 @@ public final class FocusWatch {
     }
 
     private func get(
-        _ interface: String, _ property: String, of object: BusObject,
+        _ interface: String, _ property: String, of object: AccessibleRef,
         reply: @escaping (String?) -> Void
     ) {
-        guard let path = ObjectPath(rawValue: object.path) else { return reply(nil) }
         do {
             try connection.callAsync(
-                destination: object.sender, path: path, interface: InterfaceName.properties.rawValue,
+                destination: object.name, path: object.path,
+                interface: InterfaceName.properties.rawValue,
                 member: "Get", arguments: [.string(interface), .string(property)],
                 timeoutMilliseconds: Self.answerTimeoutMilliseconds
             ) { answer in

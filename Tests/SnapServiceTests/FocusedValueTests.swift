@@ -11,9 +11,9 @@ import SnapSettings
 struct FocusedValueTests {
     /// Records the questions; the test answers them.
     final class Probe: FocusProbe {
-        var questions: [(object: BusObject, reply: (FocusWatch.Shown?) -> Void)] = []
+        var questions: [(object: AccessibleRef, reply: (FocusWatch.Shown?) -> Void)] = []
         var followed: [String?] = []
-        func shown(by object: BusObject, reply: @escaping (FocusWatch.Shown?) -> Void) {
+        func shown(by object: AccessibleRef, reply: @escaping (FocusWatch.Shown?) -> Void) {
             questions.append((object, reply))
         }
         func follow(_ sender: String?) { followed.append(sender) }
@@ -24,9 +24,10 @@ struct FocusedValueTests {
     }
 
     let texts = ["20 points", "40 points", "60 points", "80 points", "100 points"]
-    let track = BusObject(sender: ":1.7", path: "/org/gtk/accessible/track")
-    let button = BusObject(sender: ":1.7", path: "/org/gtk/accessible/button")
-    let otherApp = BusObject(sender: ":1.9", path: "/org/a11y/atspi/accessible/12")
+    let track = AccessibleRef(name: ":1.7", path: ObjectPath(rawValue: "/org/gtk/accessible/track")!)
+    let button = AccessibleRef(name: ":1.7", path: ObjectPath(rawValue: "/org/gtk/accessible/button")!)
+    let otherApp = AccessibleRef(
+        name: ":1.9", path: ObjectPath(rawValue: "/org/a11y/atspi/accessible/12")!)
 
     func make() -> (FocusedValue, Probe) {
         let probe = Probe()

@@ -3,7 +3,7 @@ import AtSpi
 /// What the quiet rule asks of the accessibility bus: AtSpi's `FocusWatch` in the daemon, a fake in tests.
 protocol FocusProbe: AnyObject {
     /// The Value text and name of `object`, or nil when it has no Value (or did not answer in time).
-    func shown(by object: BusObject, reply: @escaping (FocusWatch.Shown?) -> Void)
+    func shown(by object: AccessibleRef, reply: @escaping (FocusWatch.Shown?) -> Void)
     /// Watches `sender` leaving the bus (nil: none), reported through `FocusedValue.left`.
     func follow(_ sender: String?)
 }
@@ -34,13 +34,13 @@ final class FocusedValue {
     var valueTexts: [String]
     var label: String
     /// The object whose Value follows the selection and holds focus.
-    private(set) var holder: BusObject?
+    private(set) var holder: AccessibleRef?
     /// The newest object to take focus, while its answer is awaited.
-    private var asked: BusObject?
+    private var asked: AccessibleRef?
     /// The object whose question is on the bus. At most one at a time: a focus taken meanwhile waits
     /// in `asked` and is asked about when that answer comes (only the newest), so an application
     /// sending focus events faster than it answers never piles questions up in the daemon.
-    private var inFlight: BusObject?
+    private var inFlight: AccessibleRef?
 
     init(probe: FocusProbe, valueTexts: [String], label: String) {
         self.probe = probe
@@ -52,19 +52,19 @@ final class FocusedValue {
     var speaks: Bool { holder != nil }
 
     /// `object` (of another application) took focus: the holder, if any, has lost it; ask about it.
-    func focused(_ object: BusObject) {
+    func focused(_ object: AccessibleRef) {
         release()
         asked = object
         if inFlight == nil { ask(object) }
     }
 
-    private func ask(_ object: BusObject) {
+    private func ask(_ object: AccessibleRef) {
         inFlight = object
         probe.shown(by: object) { [weak self] shown in self?.answered(object, shown) }
     }
 
     /// `object` lost focus.
-    func unfocused(_ object: BusObject) {
+    func unfocused(_ object: AccessibleRef) {
         if asked == object { asked = nil }
         if holder == object { release() }
     }
@@ -77,11 +77,11 @@ final class FocusedValue {
 
     /// The connection `sender` left the bus.
     func left(_ sender: String) {
-        if asked?.sender == sender { asked = nil }
-        if holder?.sender == sender { release() }
+        if asked?.name == sender { asked = nil }
+        if holder?.name == sender { release() }
     }
 
-    private func answered(_ object: BusObject, _ shown: FocusWatch.Shown?) {
+    private func answered(_ object: AccessibleRef, _ shown: FocusWatch.Shown?) {
         inFlight = nil
         // A later focus (or the object losing it) has made this answer moot; the newest is asked now.
         guard asked == object else {
@@ -91,7 +91,7 @@ final class FocusedValue {
         asked = nil
         guard let shown, valueTexts.contains(shown.valueText), shown.name == label else { return }
         holder = object
-        probe.follow(object.sender)
+        probe.follow(object.name)
     }
 
     private func release() {
