@@ -87,35 +87,20 @@ struct MessageBytes {
         bytes.append(0)
     }
 
-    /// `value.signature`'s characters.
+    /// `value.signature`'s characters: a structure's and a dict entry's members written in place, every
+    /// other type's (one code, or an array's "a" and element) from `signature`, where the codes are spelled.
     private mutating func writeTypes(of value: DBusValue) {
         switch value {
-        case .byte: bytes.append(UInt8(ascii: "y"))
-        case .boolean: bytes.append(UInt8(ascii: "b"))
-        case .int16: bytes.append(UInt8(ascii: "n"))
-        case .uint16: bytes.append(UInt8(ascii: "q"))
-        case .int32: bytes.append(UInt8(ascii: "i"))
-        case .uint32: bytes.append(UInt8(ascii: "u"))
-        case .int64: bytes.append(UInt8(ascii: "x"))
-        case .uint64: bytes.append(UInt8(ascii: "t"))
-        case .double: bytes.append(UInt8(ascii: "d"))
-        case .string: bytes.append(UInt8(ascii: "s"))
-        case .objectPath: bytes.append(UInt8(ascii: "o"))
-        case .signature: bytes.append(UInt8(ascii: "g"))
-        case .array(let element, _):
-            bytes.append(UInt8(ascii: "a"))
-            bytes.append(contentsOf: element.utf8)
         case .structure(let members):
             bytes.append(UInt8(ascii: "("))
             for member in members { writeTypes(of: member) }
             bytes.append(UInt8(ascii: ")"))
-        case .variant: bytes.append(UInt8(ascii: "v"))
         case .dictEntry(let key, let value):
             bytes.append(UInt8(ascii: "{"))
             writeTypes(of: key)
             writeTypes(of: value)
             bytes.append(UInt8(ascii: "}"))
-        case .unixFD: bytes.append(UInt8(ascii: "h"))
+        default: bytes.append(contentsOf: value.signature.utf8)
         }
     }
 
