@@ -24,15 +24,17 @@ for dir in tmp dev/shm proc; do
     mounted+=("$root/$dir")
   fi
 done
-# A chroot built before KeysTests needed GNOME's schemas gets them now (their triggers compile them).
-if [ ! -e "$root/usr/share/glib-2.0/schemas/org.gnome.shell.gschema.xml" ]; then
+# A chroot built before a test needed FILE gets PACKAGES now: install_if_missing FILE PACKAGES...
+install_if_missing() {
+  local file=$1; shift
+  [ -e "$root/$file" ] && return
   chroot "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    apt-get install -y -qq --no-install-recommends gsettings-desktop-schemas gnome-settings-daemon-common mutter-common gnome-shell-common
-fi
-# A chroot built before the panel ran from it gets GTK 4 now.
-if ! ls "$root"/usr/lib/x86_64-linux-gnu/libgtk-4.so.1 >/dev/null 2>&1; then
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    apt-get install -y -qq --no-install-recommends libgtk-4-1
-fi
+    apt-get install -y -qq --no-install-recommends "$@"
+}
+# KeysTests: GNOME's schemas (their triggers compile them).
+install_if_missing usr/share/glib-2.0/schemas/org.gnome.shell.gschema.xml \
+  gsettings-desktop-schemas gnome-settings-daemon-common mutter-common gnome-shell-common
+# The panel's scenario runs the panel from the chroot: GTK 4.
+install_if_missing usr/lib/x86_64-linux-gnu/libgtk-4.so.1 libgtk-4-1
 $swift build --build-tests
 SNAPSIZE_DESKTOP_ROOT="$root" $swift test --skip-build --filter 'OrcaTests/speechScenarios|OrcaTests/panelScenario|KeysTests/schemasCheck|PidReuseTests'

@@ -58,10 +58,13 @@ enum SmallFile: Equatable {
 }
 
 extension SmallFile {
-    /// Up to `maximumBytes` of `path`, read to its end or to that limit; nil (errno set) when it cannot
-    /// be opened or read. Also for files whose size stat cannot tell, such as /proc/<pid>/cmdline.
-    static func readBytes(_ path: String, maximumBytes: Int, followLinks: Bool = true) -> [UInt8]? {
-        let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
+    /// Up to `maximumBytes` of `path` (relative to the open folder `folder` when given), read to its
+    /// end or to that limit; nil (errno set) when it cannot be opened or read. Also for files whose
+    /// size stat cannot tell, such as /proc/<pid>/cmdline.
+    static func readBytes(
+        _ path: String, in folder: Int32 = AT_FDCWD, maximumBytes: Int, followLinks: Bool = true
+    ) -> [UInt8]? {
+        let fd = POSIX.open(at: folder, path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return nil }
         defer { _ = POSIX.close(fd) }
         return POSIX.readAll(fd, limit: maximumBytes)

@@ -142,10 +142,7 @@ struct ProcessFolder: Sendable {
     /// Up to `maximumBytes` of the file `name` in the folder (`cmdline`, `stat`); nil when it
     /// cannot be read, as once the process has gone.
     func readBytes(_ name: String, maximumBytes: Int) -> [UInt8]? {
-        let fd = POSIX.open(at: descriptor, name, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = POSIX.close(fd) }
-        return POSIX.readAll(fd, limit: maximumBytes)
+        SmallFile.readBytes(name, in: descriptor, maximumBytes: maximumBytes)
     }
 
     /// When the process started, in ticks since boot (field 22 of `stat`); nil when it cannot be read.
