@@ -162,6 +162,8 @@ profile-check: test-deps programs
 bench-programs: bench-deps
 	$(SWIFT) build -c release --disable-local-rpath
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-floor Benchmarks/floor/floor.c $$(pkg-config --cflags --libs dbus-1)
+	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-first-call Benchmarks/first-call/first-call.c \
+	    $$(pkg-config --cflags --libs dbus-1)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-sdbus-peer Benchmarks/peers/sdbus-peer.c \
 	    $$(pkg-config --cflags --libs libsystemd)
 	cc $(BENCH_CFLAGS) -o $(RELEASE)/snapsize-gdbus-peer Benchmarks/peers/gdbus-peer.c \

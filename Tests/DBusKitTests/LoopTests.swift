@@ -170,6 +170,50 @@ struct LoopTests {
         service.stop()
     }
 
+    @Test(
+        "while a client waits for a held reply the loop polls without sleeping for heldReplyPollSeconds at most, then sleeps"
+    )
+    func heldReplyPolling() throws {
+        let bus = try startBus()
+        let address = bus.address
+        let held = Recorder<String>()
+        let service = try LoopThread { loop in
+            let connection = try Connection(address: address)
+            try connection.export(
+                path: .root,
+                interfaces: [
+                    InterfaceTable(
+                        "org.example.Held",
+                        methods: [
+                            // Holds the caller's replies for good: nothing here lets them go.
+                            Method("Hold", outputs: [Argument("value", "u")]) {
+                                [unowned connection] call throws(MethodError) in
+                                connection.holdReplies(to: call.sender)
+                                held.append(call.sender)
+                                return [.uint32(1)]
+                            }
+                        ])
+                ])
+            _ = try connection.requestName(BusName(rawValue: "org.example.Held")!)
+            loop.add(connection)
+        }
+        let client = try Connection(address: address)
+        try client.callAsync(
+            destination: "org.example.Held", path: .root, interface: "org.example.Held", member: "Hold"
+        ) { _ in }
+        #expect(client.flush())
+        #expect(waitUntil(timeout: 10) { held.items.count == 1 })
+        // The window is a fraction of a millisecond (a few hundred rounds at most); a loop that went
+        // on polling without sleeping would count tens of thousands of rounds in half a second.
+        let before = try service.sync { $0.wakeUps }
+        Thread.sleep(forTimeInterval: 0.5)
+        let after = try service.sync { $0.wakeUps }
+        #expect(
+            after - before < 2000,
+            "\(after - before) rounds in 0.5 s with a reply held (window \(EventLoop.heldReplyPollSeconds) s)")
+        service.stop()
+    }
+
     @Test("killing the bus calls onDisconnect and the loop does not spin")
     func busKilled() throws {
         let bus = try startBus()

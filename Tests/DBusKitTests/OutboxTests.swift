@@ -116,15 +116,19 @@ final class OutboxTests {
     func heldClient() {
         outbox.hold(repliesTo: ":1.5")
         outbox.hold(repliesTo: ":1.5")
+        #expect(!outbox.keepsAHeldReply, "held, but nobody waits yet")
         outbox.submit(reply(1, to: ":1.5"), as: .reply, to: wire)
+        #expect(outbox.keepsAHeldReply)
         outbox.submit(reply(2, to: ":1.6"), as: .reply, to: wire)
         outbox.submit(error(3, to: ":1.5"), as: .error, to: wire)
         outbox.submit(signal("Changed"), as: .signal(.state), to: wire)
         #expect(wire.take() == [":1.6:2", "Changed"], "signals never wait for a client")
         outbox.release(repliesTo: ":1.5", to: wire)
         #expect(wire.take().isEmpty, "one hold is left")
+        #expect(outbox.keepsAHeldReply)
         outbox.release(repliesTo: ":1.5", to: wire)
         #expect(wire.take() == [":1.5:1", ":1.5:3!"])
+        #expect(!outbox.keepsAHeldReply)
         outbox.submit(reply(4, to: ":1.5"), as: .reply, to: wire)
         #expect(wire.take() == [":1.5:4"])
     }
@@ -134,6 +138,7 @@ final class OutboxTests {
         outbox.hold(repliesTo: ":1.5")
         for serial: UInt32 in 1...3 { outbox.submit(reply(serial, to: ":1.5"), as: .reply, to: wire) }
         #expect(wire.take() == [":1.5:1", ":1.5:2", ":1.5:3"])
+        #expect(!outbox.keepsAHeldReply, "given up: nothing kept")
         outbox.release(repliesTo: ":1.5", to: wire)
         #expect(wire.take().isEmpty)
     }
@@ -146,6 +151,7 @@ final class OutboxTests {
         outbox.submit(signal("Changed"), as: .signal(.state), to: wire)
         outbox.drainAll(to: wire)
         #expect(wire.take() == [":1.5:1"])
+        #expect(!outbox.keepsAHeldReply)
         #expect(outbox.heldSignalCount == 1)
     }
 

@@ -63,6 +63,16 @@ public final class EventLoop {
     private var pollFDs: [pollfd] = []
     /// Whether a connection was paused since memory was last given back (see `iterate`).
     private var backlogSeen = false
+    /// Since when a client has been waiting for a reply held for it (nil: none is).
+    private var heldReplySince: Double?
+
+    /// How long the loop polls without sleeping while a client waits for a reply held for it
+    /// (`Outbox` rule 2, as a new client's call waits for what the daemon learns of its process).
+    /// What lets it go (the bus's answer, another thread's `LoopHandle.execute`) is due within a
+    /// few tens of microseconds, and a loop asleep in poll(2) takes about as long again to wake
+    /// for it. Bounded, and counted from when the first such reply was kept: a hold that lasts (a
+    /// bus or a process in trouble) costs this much CPU once, then the loop sleeps as usual.
+    public static let heldReplyPollSeconds = 0.000_3
 
     /// Group commit. When set, every message already queued on the loop's connections is
     /// dispatched in order with the replies and signals it causes held back; then `end` runs once
@@ -224,10 +234,12 @@ public final class EventLoop {
         // A paused connection (see `ConnectionBinding.paused`) is not read: only written.
         var busy = false
         var backlogged = false
+        var holding = false
         for binding in bindings {
             binding.connection.afterRound()
             let paused = binding.paused
             backlogged = backlogged || binding.connection.outbox.isBackedUp
+            holding = holding || binding.connection.outbox.keepsAHeldReply
             busy = busy || (binding.moreQueued && !paused)
             for watch in binding.watches
             where watch.isValid && watch.enabled && !watch.hungUp && !(paused && watch.isReadWatch) {
@@ -253,8 +265,12 @@ public final class EventLoop {
             pollFDs = fds
         }
 
-        let ready = poll(&fds, nfds_t(fds.count), busy ? 0 : pollTimeout ?? pollTimeoutMilliseconds())
+        let spinning = !busy && pollTimeout == nil && pollsWithoutSleeping(holding)
+        let ready = poll(
+            &fds, nfds_t(fds.count), busy || spinning ? 0 : pollTimeout ?? pollTimeoutMilliseconds())
         wakeUps &+= 1
+        // Another thread may be about to answer, and may share this CPU.
+        if spinning && ready == 0 { sched_yield() }
         if ready < 0 && cposix_errno() != EINTR {
             writeDiagnostic("DBusKit: poll failed with errno \(cposix_errno())")
         }
@@ -277,6 +293,19 @@ public final class EventLoop {
         fireDueTimeouts()
         fireDueTimers()
         dispatchAndReap()
+    }
+
+    /// Whether this round polls without sleeping because a client waits for a held reply
+    /// (`heldReplyPollSeconds`). Never with manual time, which does not pass while the loop polls.
+    private func pollsWithoutSleeping(_ holding: Bool) -> Bool {
+        guard holding, time.manual == nil else {
+            heldReplySince = nil
+            return false
+        }
+        let now = time.now()
+        let since = heldReplySince ?? now
+        heldReplySince = since
+        return now - since < Self.heldReplyPollSeconds
     }
 
     /// The poll timeout: until the nearest timer or libdbus timeout, or -1 (sleep until an fd is ready).

@@ -4,8 +4,12 @@
 struct HeldReplies {
     /// Per client: how many holding calls are still pending, and its replies waiting, in order.
     private var clients: [String: (holds: Int, replies: [Message])] = [:]
+    /// Replies kept, over all clients.
+    private var kept = 0
 
     var isEmpty: Bool { clients.isEmpty }
+    /// Whether a client is waiting for a reply kept here (not merely held, with nothing asked yet).
+    var keepsAReply: Bool { kept > 0 }
 
     mutating func open(_ client: String) {
         clients[client, default: (0, [])].holds += 1
@@ -20,6 +24,7 @@ struct HeldReplies {
             return []
         }
         clients[client] = nil
+        kept -= entry.replies.count
         return entry.replies
     }
 
@@ -32,16 +37,21 @@ struct HeldReplies {
         }
         guard entry.replies.count < limit else {
             clients[destination] = nil
+            kept -= entry.replies.count
             return (false, entry.replies)
         }
         entry.replies.append(message)
+        kept += 1
         clients[destination] = entry
         return (true, [])
     }
 
     /// Every reply waiting, each client's in order; no client is held any more.
     mutating func takeAll() -> [Message] {
-        defer { clients = [:] }
+        defer {
+            clients = [:]
+            kept = 0
+        }
         return clients.values.flatMap(\.replies)
     }
 }

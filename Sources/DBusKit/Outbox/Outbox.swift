@@ -11,7 +11,8 @@
 //    dropped and its method returns become the group's error (on a connection that never answers
 //    with an error: their `undoneReply`, or themselves); then each goes on to the rules below.
 // 2. Held client. A reply or error to a client whose replies are held (`hold(repliesTo:)`, while a
-//    call about that client is pending) waits until it is released. Past
+//    call about that client is pending) waits until it is released (meanwhile the event loop polls
+//    without sleeping, for at most `EventLoop.heldReplyPollSeconds`). Past
 //    `maximumHeldPerClient` the hold is given up. Released replies go on to rule 3, but join a lane
 //    only behind replies already waiting there, so that each client's replies stay in order.
 // 3. Lane. While replies are backed up (libdbus's queue over `lanesEngageLimit` at the last round,
@@ -83,6 +84,10 @@ struct Outbox {
 
     /// Whether anything is backed up on this connection (the loop gives memory back once nothing is).
     var isBackedUp: Bool { pausesReading || backlogged || usesLanes }
+
+    /// Whether a client is waiting for a reply held for it (rule 2): the event loop then polls
+    /// without sleeping for a moment (`EventLoop.heldReplyPollSeconds`).
+    var keepsAHeldReply: Bool { heldReplies.keepsAReply }
 
     /// How many state signals are held (for tests).
     var heldSignalCount: Int { heldSignals.count }
