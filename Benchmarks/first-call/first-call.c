@@ -57,7 +57,9 @@ int main(int argc, char **argv) {
     }
     int rounds = atoi(argv[1]), servers = argc - 2;
     const char *gap_text = getenv("GAP_US");
-    struct timespec gap = {0, (gap_text ? atol(gap_text) : 0) % 1000000 * 1000L};
+    long gap_us = gap_text ? atol(gap_text) : 0;
+    if (gap_us < 0) gap_us = 0;
+    struct timespec gap = {gap_us / 1000000, gap_us % 1000000 * 1000L};
     double *times = calloc((size_t)rounds * servers, sizeof *times);
     double *sorted = calloc((size_t)rounds, sizeof *sorted);
     if (!times || !sorted) return 1;
@@ -67,7 +69,7 @@ int main(int argc, char **argv) {
             double elapsed = first_call(argv[2 + server], round);
             if (elapsed < 0) return 1;
             times[server * rounds + round] = elapsed;
-            if (gap.tv_nsec) nanosleep(&gap, NULL);
+            if (gap_us > 0) nanosleep(&gap, NULL);
         }
     }
     double first_p50 = 0;
