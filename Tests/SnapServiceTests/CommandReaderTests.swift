@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import SystemCalls
 import Testing
 import DBusKit
 @testable import SnapService
@@ -50,5 +52,42 @@ struct CommandReaderTests {
                 loop.advanceTime(); return answers[5] != nil
             })
         #expect(answers[5] == "program 5")
+    }
+
+    @Test(
+        "a request said to be due: answered; the thread waits awake for it at most awakeAheadSeconds, and at most awakeShare of a CPU"
+    )
+    func awakeAhead() {
+        let loop = EventLoop(clock: .manual())
+        let reader = CommandReader(loop: loop) { "program \($0.pid)" }
+        var answers: [UInt32: String] = [:]
+        reader.expectRequest()
+        reader.command(of: 7) { answers[7] = $0 }
+        #expect(
+            waitUntil(timeout: 10) {
+                loop.advanceTime(); return answers[7] != nil
+            })
+        #expect(answers[7] == "program 7")
+
+        // One expectation and no request: a window that never ended would be awake all along.
+        var before = reader.secondsAwakeAhead
+        reader.expectRequest()
+        Thread.sleep(forTimeInterval: 0.2)
+        var awake = reader.secondsAwakeAhead - before
+        #expect(awake < 0.1, "awake \(awake) s of 0.2 s for one expectation")
+
+        // Expectations without end (a crowd connecting): a thread that waited awake for each
+        // would be awake all along.
+        before = reader.secondsAwakeAhead
+        let start = monotonicNow()
+        while monotonicNow() - start < 0.4 {
+            reader.expectRequest()
+            usleep(20)
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        awake = reader.secondsAwakeAhead - before
+        #expect(
+            awake < 2 * CommandReader.awakeShare * 0.4,
+            "awake \(awake) s of 0.4 s of expectations (share \(CommandReader.awakeShare))")
     }
 }

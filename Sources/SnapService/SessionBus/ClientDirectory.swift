@@ -87,6 +87,7 @@ final class ClientDirectory {
                 }
                 readCommand(of: sender, madeBy: maker)
             }
+            commands.expectRequest()
         } catch {
             asking.remove(sender)
             remember(ClientIdentity(uniqueName: sender, pid: 0, command: ""))

@@ -1,6 +1,7 @@
 import DBusKit
 import Glibc
 import Synchronization
+import SystemCalls
 
 /// Reads what a client's process says of itself (`ClientDirectory.command`, from
 /// /proc/<pid>/cmdline) on a thread of its own, never on the event loop: reading another
@@ -10,11 +11,19 @@ import Synchronization
 /// (`LoopHandle.execute`). A request that takes longer than `timeout` is answered without the
 /// command (the client is known by its pid alone) and its late result dropped; while the thread
 /// is stuck on it, further requests are answered so at once rather than queued behind it. The
-/// thread starts with the first request, serves them one at a time, and ends with the reader.
+/// thread starts with the first request (or expectation: `expectRequest`), serves them one at a
+/// time, and ends with the reader.
 final class CommandReader {
     /// How long a request may take before its client is known without its command; also the
     /// longest a new client's replies wait for it (`ClientDirectory` holds them meanwhile).
     static let timeout = 0.5
+    /// How long the thread waits awake for a request said to be due (`expectRequest`): about as
+    /// long as the bus may take to answer a question while a client is connecting.
+    static let awakeAheadSeconds = 0.000_3
+    /// The most of a CPU the thread spends waiting awake: after a wait that took some CPU time, it
+    /// sleeps at least three times as long before it waits awake again, whatever a crowd of
+    /// clients connecting at once may ask.
+    static let awakeShare = 0.25
     /// Reads the command of the process whose /proc folder is open (`ClientDirectory.command(in:)`).
     typealias Read = @Sendable (ProcessFolder) -> String
     /// What the thread found: the process's pid (0: not known) and its command ("": not known).
@@ -60,6 +69,31 @@ final class CommandReader {
         submit(.check(maker), answer)
     }
 
+    /// Says a request is due soon (the bus has been asked which process a client is): the thread
+    /// wakes now and waits awake for it, at most `awakeAheadSeconds` (and `awakeShare` of a CPU),
+    /// so that the request, when it comes, finds it running. Waking a thread on an idle CPU
+    /// takes tens of microseconds on a virtual machine; this way that time passes while the bus
+    /// answers, not after it.
+    func expectRequest() {
+        guard stuckOn == nil else { return }
+        thread.expect(until: monotonicNow() + Self.awakeAheadSeconds)
+    }
+
+    /// How long the thread has waited awake for requests said to be due, in all (for tests): the
+    /// CPU time of the waits that ended, and the time so far of one going on.
+    var secondsAwakeAhead: Double {
+        guard let awake = worker?.awake.withLock({ $0 }) else { return 0 }
+        return awake.total + (awake.since.map { monotonicNow() - $0 } ?? 0)
+    }
+
+    /// The thread, started with the first request or expectation.
+    private var thread: Worker {
+        if let worker { return worker }
+        let started = Worker(read: read, handle: loop.handle, reader: WeakReader(self))
+        worker = started
+        return started
+    }
+
     private func submit(_ job: Job, _ answer: @escaping (Answer) -> Void) {
         guard stuckOn == nil else { return answer((0, "")) }
         nextRequest &+= 1
@@ -69,9 +103,7 @@ final class CommandReader {
             waiting.removeValue(forKey: request)?.answer((self.worker?.pid(on: request) ?? 0, ""))
         }
         waiting[request] = (timer, answer)
-        let worker = self.worker ?? Worker(read: read, handle: loop.handle, reader: WeakReader(self))
-        self.worker = worker
-        worker.submit(request, job)
+        thread.submit(request, job)
     }
 
     /// The thread's answer to `request`, on the loop.
@@ -100,6 +132,11 @@ private final class Worker: Sendable {
     /// The request the thread is on and the pid it has found for it so far (0: none yet): a
     /// request that times out meanwhile still names its client by that pid.
     let progress = Mutex<(request: UInt64, pid: UInt32)>((0, 0))
+    /// Until when the thread waits awake for a request (`expect(until:)`).
+    let awakeUntil = Mutex<Double>(0)
+    /// The CPU time of the waits awake that ended, and since when it has been waiting now, if it
+    /// is (`CommandReader.secondsAwakeAhead`).
+    let awake = Mutex<(total: Double, since: Double?)>((0, nil))
     /// Counts the requests (and the finish) the thread has not taken yet.
     nonisolated(unsafe) let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
@@ -139,6 +176,12 @@ private final class Worker: Sendable {
         sem_post(ready)
     }
 
+    /// Wakes the thread to wait awake for a request until `deadline` (`CommandReader.expectRequest`).
+    func expect(until deadline: Double) {
+        awakeUntil.withLock { $0 = deadline }
+        sem_post(ready)
+    }
+
     func finish() {
         requests.withLock { $0.finished = true }
         sem_post(ready)
@@ -154,12 +197,46 @@ private final class Worker: Sendable {
         progress.withLock { $0.request == request ? $0.pid : 0 }
     }
 
+    private func takeNext() -> (finished: Bool, request: Request?) {
+        requests.withLock { state in
+            (state.finished, state.finished || state.queue.isEmpty ? nil : state.queue.removeFirst())
+        }
+    }
+
+    /// Woken ahead of a request (`expect(until:)`): waits awake for it, yielding the CPU between
+    /// looks, until it comes or the deadline set before this wait began passes; not at all while
+    /// the thread has not slept long enough since it last waited (`CommandReader.awakeShare`).
+    private func waitAwake(restingUntil rest: inout Double) -> (finished: Bool, request: Request?) {
+        let start = monotonicNow()
+        let deadline = awakeUntil.withLock { $0 }
+        guard start < deadline, start >= rest else { return (false, nil) }
+        awake.withLock { $0.since = start }
+        let cpuAtStart = Self.threadCPUSeconds()
+        var next: (finished: Bool, request: Request?)
+        repeat {
+            sched_yield()
+            next = takeNext()
+        } while !next.finished && next.request == nil && monotonicNow() < deadline
+        // Counted in CPU time: while it yields, others run on its CPU, and that costs it nothing.
+        let spent = Self.threadCPUSeconds() - cpuAtStart
+        awake.withLock { $0 = ($0.total + spent, nil) }
+        rest = monotonicNow() + spent * (1 / CommandReader.awakeShare - 1)
+        return next
+    }
+
+    /// The CPU time this thread has used.
+    private static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     private func serve() {
+        var rest = 0.0
         while true {
             while sem_wait(ready) != 0 {}  // EINTR
-            let next = requests.withLock { state -> (finished: Bool, request: Request?) in
-                (state.finished, state.finished || state.queue.isEmpty ? nil : state.queue.removeFirst())
-            }
+            var next = takeNext()
+            if !next.finished && next.request == nil { next = waitAwake(restingUntil: &rest) }
             if next.finished { return }
             guard let (request, job) = next.request else { continue }
             progress.withLock { $0 = (request, 0) }
