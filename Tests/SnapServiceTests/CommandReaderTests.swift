@@ -59,7 +59,7 @@ struct CommandReaderTests {
     )
     func awakeAhead() {
         let loop = EventLoop(clock: .manual())
-        let reader = CommandReader(loop: loop) { "program \($0.pid)" }
+        let reader = CommandReader(loop: loop, waitsAwake: true) { "program \($0.pid)" }
         var answers: [UInt32: String] = [:]
         reader.expectRequest()
         reader.command(of: 7) { answers[7] = $0 }
@@ -89,5 +89,22 @@ struct CommandReaderTests {
         #expect(
             awake < 2 * CommandReader.awakeShare * 0.4,
             "awake \(awake) s of 0.4 s of expectations (share \(CommandReader.awakeShare))")
+    }
+
+    @Test("with one CPU to run on, the thread never waits awake, and a request said to be due is answered")
+    func oneCPU() {
+        let loop = EventLoop(clock: .manual())
+        let reader = CommandReader(loop: loop, waitsAwake: false) { "program \($0.pid)" }
+        var answer: String?
+        reader.expectRequest()
+        reader.command(of: 7) { answer = $0 }
+        #expect(
+            waitUntil(timeout: 10) {
+                loop.advanceTime(); return answer != nil
+            })
+        #expect(answer == "program 7")
+        reader.expectRequest()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(reader.secondsAwakeAhead == 0)
     }
 }

@@ -47,9 +47,23 @@ final class CommandReader {
     /// Whether the thread is on a request that took longer than `timeout`.
     var isStuck: Bool { stuckOn != nil }
 
-    init(loop: EventLoop, read: @escaping Read = { ClientDirectory.command(in: $0) }) {
+    /// Whether the thread waits awake for requests said to be due (`expectRequest`): only on a
+    /// machine with more than one CPU. On one, the bus and the client it waits for would wait for
+    /// it instead.
+    private let waitsAwake: Bool
+
+    init(
+        loop: EventLoop, waitsAwake: Bool = CommandReader.onlineCPUs() > 1,
+        read: @escaping Read = { ClientDirectory.command(in: $0) }
+    ) {
         self.loop = loop
+        self.waitsAwake = waitsAwake
         self.read = read
+    }
+
+    /// The machine's CPUs that are online (1 when it cannot tell).
+    static func onlineCPUs() -> Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 
     deinit {
@@ -75,7 +89,7 @@ final class CommandReader {
     /// takes tens of microseconds on a virtual machine; this way that time passes while the bus
     /// answers, not after it.
     func expectRequest() {
-        guard stuckOn == nil else { return }
+        guard waitsAwake, stuckOn == nil else { return }
         thread.expect(until: monotonicNow() + Self.awakeAheadSeconds)
     }
 
