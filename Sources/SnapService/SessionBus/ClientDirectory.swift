@@ -68,7 +68,8 @@ final class ClientDirectory {
     }
 
     /// Asks the bus who `sender` is, holding its replies until the answer and the read of its
-    /// command (`readCommand`).
+    /// command (`readCommand`), and wakes the thread that reads it meanwhile
+    /// (`CommandReader.expectRequest`).
     private func ask(_ sender: String) {
         guard !asking.contains(sender), asking.count < Self.capacity else { return }
         asking.insert(sender)
