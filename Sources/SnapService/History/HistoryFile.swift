@@ -131,7 +131,7 @@ public final class HistoryFile {
                 }
             }
         }
-        if let problem, fd >= 0 { _ = POSIX.close(fd); fd = -1 }
+        if problem != nil, fd >= 0 { _ = POSIX.close(fd); fd = -1 }
         defer { failing = problem != nil }
         if problem == nil {
             written = history.lastSequence
