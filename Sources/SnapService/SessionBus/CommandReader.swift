@@ -85,19 +85,21 @@ final class CommandReader {
 
     /// Says a request is due soon (the bus has been asked which process a client is): the thread
     /// wakes now and waits awake for it, at most `awakeAheadSeconds` (and `awakeShare` of a CPU),
-    /// so that the request, when it comes, finds it running. Waking a thread on an idle CPU
-    /// takes tens of microseconds on a virtual machine; this way that time passes while the bus
-    /// answers, not after it.
+    /// so that the request, when it comes, finds it running. Waking a thread on an idle CPU is
+    /// slow on a virtual machine (Benchmarks/PERFORMANCE-LOG.md); this way it happens while the
+    /// bus answers, not after it.
     func expectRequest() {
         guard waitsAwake, stuckOn == nil else { return }
         thread.expect(until: monotonicNow() + Self.awakeAheadSeconds)
     }
 
-    /// How long the thread has waited awake for requests said to be due, in all (for tests): the
-    /// CPU time of the waits that ended, and the time so far of one going on.
+    /// The CPU time the thread has spent waiting awake for requests said to be due, in all, a wait
+    /// going on included (for tests).
     var secondsAwakeAhead: Double {
-        guard let awake = worker?.awake.withLock({ $0 }) else { return 0 }
-        return awake.total + (awake.since.map { monotonicNow() - $0 } ?? 0)
+        guard let worker else { return 0 }
+        let (total, since, clock) = worker.awake.withLock { ($0.total, $0.since, $0.clock) }
+        guard let since, let clock else { return total }
+        return total + cpuSeconds(on: clock) - since
     }
 
     /// The thread, started with the first request or expectation.
@@ -148,9 +150,9 @@ private final class Worker: Sendable {
     let progress = Mutex<(request: UInt64, pid: UInt32)>((0, 0))
     /// Until when the thread waits awake for a request (`expect(until:)`).
     let awakeUntil = Mutex<Double>(0)
-    /// The CPU time of the waits awake that ended, and since when it has been waiting now, if it
-    /// is (`CommandReader.secondsAwakeAhead`).
-    let awake = Mutex<(total: Double, since: Double?)>((0, nil))
+    /// The CPU time of the waits awake that ended, the thread's CPU time when the one going on
+    /// began, if one is, and the thread's CPU-time clock (`CommandReader.secondsAwakeAhead`).
+    let awake = Mutex<(total: Double, since: Double?, clock: clockid_t?)>((0, nil, nil))
     /// Counts the requests (and the finish) the thread has not taken yet.
     nonisolated(unsafe) let ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
@@ -224,28 +226,26 @@ private final class Worker: Sendable {
         let start = monotonicNow()
         let deadline = awakeUntil.withLock { $0 }
         guard start < deadline, start >= rest else { return (false, nil) }
-        awake.withLock { $0.since = start }
-        let cpuAtStart = Self.threadCPUSeconds()
+        let cpuAtStart = cpuSeconds()
+        awake.withLock { $0.since = cpuAtStart }
         var next: (finished: Bool, request: Request?)
         repeat {
             sched_yield()
             next = takeNext()
         } while !next.finished && next.request == nil && monotonicNow() < deadline
         // Counted in CPU time: while it yields, others run on its CPU, and that costs it nothing.
-        let spent = Self.threadCPUSeconds() - cpuAtStart
-        awake.withLock { $0 = ($0.total + spent, nil) }
+        let spent = cpuSeconds() - cpuAtStart
+        awake.withLock {
+            $0.total += spent
+            $0.since = nil
+        }
         rest = monotonicNow() + spent * (1 / CommandReader.awakeShare - 1)
         return next
     }
 
-    /// The CPU time this thread has used.
-    private static func threadCPUSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
     private func serve() {
+        var clock = clockid_t()
+        if pthread_getcpuclockid(pthread_self(), &clock) == 0 { awake.withLock { $0.clock = clock } }
         var rest = 0.0
         while true {
             while sem_wait(ready) != 0 {}  // EINTR
